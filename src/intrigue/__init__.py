@@ -1,0 +1,44 @@
+"""intrigue: an engine, AI and game server for hidden-information board games.
+
+>>> import intrigue
+>>> game = intrigue.load("masquerade-murder")
+>>> state = game.new(players=5, seed=7)
+>>> sorted(state.to_move)
+[0, 1, 2, 3, 4]
+"""
+
+from . import games
+from .engine import (
+    Action,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    InvalidOption,
+    Outcome,
+    Record,
+    State,
+    load,
+    register_lazy,
+    replay,
+)
+from .games import BUILTIN_GAMES
+
+for _game_id, _target in BUILTIN_GAMES.items():
+    register_lazy(_game_id, _target)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "Game",
+    "IllegalAction",
+    "InvalidAction",
+    "InvalidOption",
+    "Outcome",
+    "Record",
+    "State",
+    "__version__",
+    "games",
+    "load",
+    "replay",
+]

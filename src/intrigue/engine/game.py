@@ -1,0 +1,276 @@
+"""The protocol every game implements: a `Game` (the rules) and its `State` (one play).
+
+A `State` is mutated in place by `State.apply` (like OpenSpiel's ``apply_action``); search makes
+its own copies with `State.clone`. Hidden information leaves a state only through
+`State.view` and `State.events`, which take the seat that is looking (``None`` for a
+spectator). Games implement the underscored hooks; the public methods do the checks that are
+the same for every game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from .actions import Action, ActionTable
+from .errors import IllegalAction, InvalidAction, InvalidOption
+from .events import Event
+from .options import Option, resolve_options
+from .outcome import Outcome
+from .record import Record
+from .rng import Rng
+
+SEED_BITS = 63
+
+
+class Game(ABC):
+    """The rules of one game: metadata, options, the action table and a factory of states."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[Option, ...]] = ()
+    action_table: ClassVar[ActionTable]
+
+    # -- metadata ---------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """JSON-serialisable description used by ``intrigue.games()``, the CLI and the server."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "summary": self.summary,
+            "players": list(self.player_counts),
+            "options": [opt.to_json() for opt in self.options],
+            "num_actions": self.num_actions,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+    # -- states -----------------------------------------------------------------------------
+    def new(self, players: int | None = None, seed: int | None = None, **options: Any) -> State:
+        """A fresh game. Without a seed one is drawn from the OS; it is kept for the replay."""
+        if players is None:
+            players = self.player_counts[0]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOption(f"players must be an integer, not {players!r}")
+        if players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise InvalidOption(f"{self.name} is played by {counts} players, not {players}")
+        if seed is None:
+            seed = secrets.randbits(SEED_BITS)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOption(f"seed must be an integer, not {seed!r}")
+        resolved = resolve_options(self.options, options)
+        state = self._new_state(players, seed, resolved)
+        state._start()
+        return state
+
+    @abstractmethod
+    def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> State:
+        """Build the initial state (set-up uses ``Rng(seed)``)."""
+
+    # -- actions ----------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        """Size of the fixed action table; indices are stable across versions of a game."""
+        return len(self.action_table)
+
+    def parse_action(self, text: str) -> Action:
+        """The action named by ``text``; `InvalidAction` if it is no action of this game."""
+        action = Action.parse(text)
+        if action not in self.action_table:
+            raise InvalidAction(f"{self.name} has no action {str(action)!r}")
+        return self.action_table.canonical(action)
+
+    def action_from_json(self, data: Any) -> Action:
+        action = Action.from_json(data)
+        if action not in self.action_table:
+            raise InvalidAction(f"{self.name} has no action {str(action)!r}")
+        return self.action_table.canonical(action)
+
+    def action_index(self, action: Action) -> int:
+        return self.action_table.index(action)
+
+    def action_at(self, index: int) -> Action:
+        return self.action_table.action(index)
+
+    # -- presentation (overridden by games; imported lazily there) ----------------------------
+    def describe_action(self, action: Action, view: dict[str, Any]) -> str:
+        """A short human sentence for a menu entry."""
+        return str(action)
+
+    def render(self, view: dict[str, Any]) -> Any:
+        """A ``rich`` renderable drawing the view for the terminal."""
+        import json
+
+        return json.dumps(view, indent=1)
+
+
+class State(ABC):
+    """One game in progress. Games subclass it and implement the underscored hooks."""
+
+    game: Game
+    players: int
+    seed: int
+    options: dict[str, Any]
+    rng: Rng
+    _history: list[tuple[int, Action]]
+    _log: list[Event]
+    _outcome: Outcome | None
+
+    def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.rng = Rng(seed)
+        self._history = []
+        self._log = []
+        self._outcome = None
+
+    def _start(self) -> None:
+        """Deal and set up; runs once, right after construction. Games override it."""
+
+    # -- whose turn -------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that must decide now; several in a simultaneous phase, none when over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now (empty if it is not to move)."""
+
+    # -- playing ----------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Play ``action`` for ``seat``.
+
+        Raises `InvalidAction` for input that names no action of the game, `IllegalAction`
+        (naming seat, action and reason) for one the rules forbid now; either way the state is
+        left exactly as it was.
+        """
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = self.game.parse_action(action)
+            else:
+                raise InvalidAction(f"not an action: {action!r}")
+        if action not in self.game.action_table:
+            raise InvalidAction(f"{self.game.name} has no action {str(action)!r}")
+        if self._outcome is not None:
+            raise IllegalAction(seat, action, "the game is over")
+        if seat not in self.to_move:
+            self._check_seat(seat)
+            waiting = ", ".join(map(str, self.to_move))
+            raise IllegalAction(seat, action, f"it is not this seat's turn (waiting for {waiting})")
+        self._apply(seat, action)
+        self._history.append((seat, action))
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Check legality (raise `IllegalAction` before changing anything), then play."""
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(
+                seat if isinstance(seat, int) else None,
+                "-",
+                f"there is no seat {seat!r} (seats are 0..{self.players - 1})",
+            )
+
+    # -- the end ----------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    # -- what a seat may know ---------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know and nothing more (``None``: a spectator)."""
+        if seat is not None:
+            self._check_seat(seat)
+        outcome = self._outcome
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.players,
+            "step": len(self._history),
+            "to_move": list(self.to_move),
+            "is_over": outcome is not None,
+            "outcome": None if outcome is None else outcome.to_json(),
+            **self._view(seat),
+        }
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part of `view`: the single place where secrets are redacted."""
+
+    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The game log from ``since`` on, as ``seat`` saw it (``None``: public events only)."""
+        if seat is not None:
+            self._check_seat(seat)
+        return [e.to_json() for e in self._log[since:] if e.to is None or seat in e.to]
+
+    @property
+    def log_length(self) -> int:
+        """Number of log entries so far (for incremental `events` calls)."""
+        return len(self._log)
+
+    def _emit(self, kind: str, to: tuple[int, ...] | None = None, /, **data: Any) -> None:
+        self._log.append(Event(kind, data, to))
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+        self._emit("game_over", **outcome.to_json())
+
+    # -- copies, samples and records --------------------------------------------------------
+    def clone(self) -> State:
+        """An independent copy: playing on it never affects this state."""
+        new = object.__new__(self.__class__)
+        new.__dict__ = self.__dict__.copy()
+        new._history = self._history.copy()
+        new._log = self._log.copy()
+        new.rng = Rng(self.rng.state)
+        self._copy_mutables(new)
+        return new
+
+    def _copy_mutables(self, new: State) -> None:
+        """Give ``new`` its own copies of the game's mutable containers."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: Rng) -> State:
+        """A complete state consistent with everything ``seat`` has observed.
+
+        Hidden information ``seat`` has not seen is resampled with ``rng`` (and the sample's own
+        generator is reseeded, so future chance is unknown too); ``view(seat)`` and
+        ``events(seat)`` of the sample equal those of this state.
+        """
+
+    def _rebuild(
+        self, seed: int, options: dict[str, Any], actions: list[tuple[int, Action]]
+    ) -> State:
+        """Replay ``actions`` on a new game with the given seed and options (for determinize)."""
+        state = self.game.new(self.players, seed, **options)
+        for seat, action in actions:
+            state.apply(seat, action)
+        return state
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every (seat, action) played so far. Holds secrets: for referees and replays only."""
+        return list(self._history)
+
+    def record(self) -> Record:
+        """The replay record: game, players, seed, options and actions so far."""
+        return Record(
+            self.game.id,
+            self.players,
+            self.seed,
+            dict(self.options),
+            [(seat, str(action)) for seat, action in self._history],
+        )
