@@ -97,6 +97,11 @@ class ActionTable:
         if len(self._index) != len(self._actions):
             raise ValueError("duplicate actions in an action table")
 
+    @property
+    def ids(self) -> dict[Action, int]:
+        """The action -> index mapping itself (read-only by convention; for hot loops)."""
+        return self._index
+
     def __len__(self) -> int:
         return len(self._actions)
 

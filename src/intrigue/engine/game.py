@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .actions import Action, ActionTable
@@ -118,7 +119,8 @@ class State(ABC):
     options: dict[str, Any]
     rng: Rng
     _history: list[tuple[int, Action]]
-    _log: list[Event]
+    # (kind, payload or a function building it, seats that may see it or None for everyone)
+    _log: list[tuple[str, Any, tuple[int, ...] | None]]
     _outcome: Outcome | None
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
@@ -127,6 +129,7 @@ class State(ABC):
         self.seed = seed
         self.options = options
         self.rng = Rng(seed)
+        self._action_ids = game.action_table.ids
         self._history = []
         self._log = []
         self._outcome = None
@@ -152,21 +155,27 @@ class State(ABC):
         (naming seat, action and reason) for one the rules forbid now; either way the state is
         left exactly as it was.
         """
-        if action.__class__ is not Action:
-            if isinstance(action, str):
-                action = self.game.parse_action(action)
-            else:
-                raise InvalidAction(f"not an action: {action!r}")
-        if action not in self.game.action_table:
-            raise InvalidAction(f"{self.game.name} has no action {str(action)!r}")
+        if action.__class__ is not Action or action not in self._action_ids:
+            action = self._coerce_action(action)
         if self._outcome is not None:
             raise IllegalAction(seat, action, "the game is over")
-        if seat not in self.to_move:
+        if not self._may_move(seat):
             self._check_seat(seat)
             waiting = ", ".join(map(str, self.to_move))
             raise IllegalAction(seat, action, f"it is not this seat's turn (waiting for {waiting})")
         self._apply(seat, action)
         self._history.append((seat, action))
+
+    def _coerce_action(self, action: object) -> Action:
+        if isinstance(action, str):
+            return self.game.parse_action(action)
+        if isinstance(action, Action):
+            raise InvalidAction(f"{self.game.name} has no action {str(action)!r}")
+        raise InvalidAction(f"not an action: {action!r}")
+
+    def _may_move(self, seat: int) -> bool:
+        """Whether ``seat`` is in `to_move`; games override it with a cheaper test."""
+        return seat in self.to_move
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:
@@ -214,7 +223,11 @@ class State(ABC):
         """The game log from ``since`` on, as ``seat`` saw it (``None``: public events only)."""
         if seat is not None:
             self._check_seat(seat)
-        return [e.to_json() for e in self._log[since:] if e.to is None or seat in e.to]
+        return [
+            Event(kind, data() if callable(data) else data, to).to_json()
+            for kind, data, to in self._log[since:]
+            if to is None or seat in to
+        ]
 
     @property
     def log_length(self) -> int:
@@ -222,7 +235,18 @@ class State(ABC):
         return len(self._log)
 
     def _emit(self, kind: str, to: tuple[int, ...] | None = None, /, **data: Any) -> None:
-        self._log.append(Event(kind, data, to))
+        # Plain tuples in Event's field order: logging sits on the hot path of every playout.
+        self._log.append((kind, data, to))
+
+    def _emit_lazy(
+        self, kind: str, to: tuple[int, ...] | None, data: Callable[[], dict[str, Any]]
+    ) -> None:
+        """Log an event whose payload is built only when someone reads the log.
+
+        ``data`` must be a pure function of immutable values (e.g. a bound method of a frozen
+        record), so reading it later gives what it would have given now.
+        """
+        self._log.append((kind, data, to))
 
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome

@@ -10,6 +10,7 @@ result, departures, and possibly the end of the game.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 from intrigue.engine import (
@@ -88,7 +89,7 @@ class NightRecord(NamedTuple):
             "night": self.night,
             "target": self.targets[seat],
             "colour": res.colours[seat],
-            "effects": [name for name, who in zip(EFFECTS, res[:3], strict=True) if who == seat],
+            "effects": [name for name, who in zip(EFFECTS, res, strict=False) if who == seat],
         }
 
 
@@ -188,6 +189,7 @@ class MurderState(State):
         self.fate: list[str | None] = [None] * PLAYERS
         self.greens = [0] * PLAYERS
         self.targets = [NOBODY] * PLAYERS
+        self.undecided = PLAYERS
         self.cards: list[str | None] = [None] * PLAYERS
         self.seen: list[tuple[str, ...] | None] = [None] * PLAYERS
         self.pile: list[str] = []
@@ -243,12 +245,20 @@ class MurderState(State):
         phase = self.phase
         if phase == TARGET_PHASE:
             active, targets = self.active, self.targets
-            return tuple(s for s in range(PLAYERS) if active[s] and targets[s] == NOBODY)
+            return tuple([s for s in range(PLAYERS) if active[s] and targets[s] == NOBODY])
         if phase == DRAFT_PHASE:
             return (self.drawers[self.drawn],)
         if phase == PLACEMENT_PHASE:
             return (self.order[self.slot],)
         return ()
+
+    def _may_move(self, seat: int) -> bool:
+        phase = self.phase
+        if phase == TARGET_PHASE:
+            return 0 <= seat < PLAYERS and self.active[seat] and self.targets[seat] == NOBODY
+        if phase == DRAFT_PHASE:
+            return seat == self.drawers[self.drawn]
+        return phase == PLACEMENT_PHASE and seat == self.order[self.slot]
 
     @property
     def placer(self) -> int:
@@ -259,8 +269,7 @@ class MurderState(State):
         if phase == TARGET_PHASE:
             if not (0 <= seat < PLAYERS and self.active[seat] and self.targets[seat] == NOBODY):
                 return []
-            active = self.active
-            return [TARGET[t] for t in range(PLAYERS) if active[t] and t != seat]
+            return self.menus[seat].copy()
         if phase == DRAFT_PHASE:
             if seat != self.drawers[self.drawn]:
                 return []
@@ -269,10 +278,11 @@ class MurderState(State):
             if seat != self.order[self.slot]:
                 return []
             occupant = self.occupant
+            if seat != self.joker or not occupant:
+                return [PLACE[cell] for cell in self.board.seats if cell not in occupant]
             free = [cell for cell in self.board.seats if cell not in occupant]
             moves = [PLACE[cell] for cell in free]
-            if seat == self.joker:
-                moves += [SWAP[taken, cell] for taken in occupant for cell in free]
+            moves += [SWAP[taken, cell] for taken in occupant for cell in free]
             return moves
         return []
 
@@ -300,7 +310,8 @@ class MurderState(State):
         self.targets[seat] = target  # type: ignore[assignment]
         self._emit("decided", seat=seat)
         self._emit("targeted", (seat,), target=target)
-        if NOBODY not in (t for s, t in enumerate(self.targets) if self.active[s]):
+        self.undecided -= 1
+        if not self.undecided:
             if self.night == 1:
                 self._deal_first_cards()
             else:
@@ -440,10 +451,11 @@ class MurderState(State):
             tuple(departed),
         )
         self.nights.append(record)
-        self._emit("revelation", **record.public())
+        # Payloads are built on demand: playouts resolve many nights that nobody reads.
+        self._emit_lazy("revelation", None, record.public)
         for seat in range(PLAYERS):
             if self.active[seat]:
-                self._emit("result", (seat,), **record.private(seat))
+                self._emit_lazy("result", (seat,), partial(record.private, seat))
         for seat, how in departed:
             self.active[seat] = False
             self.fate[seat] = how
@@ -488,6 +500,12 @@ class MurderState(State):
         self.night += 1
         self.phase = TARGET_PHASE
         self.targets = [NOBODY] * PLAYERS
+        self.undecided = sum(self.active)
+        # Who may be targeted is fixed for the whole night: build each seat's menu once.
+        active = self.active
+        self.menus = [
+            [TARGET[t] for t in range(PLAYERS) if active[t] and t != s] for s in range(PLAYERS)
+        ]
         self.cards = [None] * PLAYERS
         self.seen = [None] * PLAYERS
         self.cells = [None] * PLAYERS
