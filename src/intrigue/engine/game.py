@@ -103,6 +103,10 @@ class Game(ABC):
         """A short human sentence for a menu entry."""
         return str(action)
 
+    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
+        """One readable line for a log event as the view's seat saw it (None: no text)."""
+        return None
+
     def render(self, view: dict[str, Any]) -> Any:
         """A ``rich`` renderable drawing the view for the terminal."""
         import json

@@ -165,6 +165,11 @@ class MasqueradeMurder(Game):
 
         return describe_action(action, view)
 
+    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
+        from .render import describe_event
+
+        return describe_event(event, view)
+
     def render(self, view: dict[str, Any]) -> Any:
         from .render import render_view
 

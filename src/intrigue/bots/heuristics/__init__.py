@@ -1,0 +1,7 @@
+"""Per-game heuristic policies: ``policy(view, legal_actions, rng) -> Action``, by game id."""
+
+from __future__ import annotations
+
+HEURISTICS: dict[str, str] = {
+    "masquerade-murder": "intrigue.bots.heuristics.masquerade_murder:choose",
+}

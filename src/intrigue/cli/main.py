@@ -1,0 +1,217 @@
+"""The ``intrigue`` command: list the games, play one in the terminal, replay a record.
+
+Exit codes: 0 success (or the player quit), 1 the input ended or a file could not be written,
+2 bad command-line arguments (unknown game, bot or option, bad seat), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+import intrigue
+from intrigue.bots import UnknownBot, bot_names, make_bot
+from intrigue.engine import IntrigueError, State
+
+from .output import make_console, say
+from .play import QuitGame, TerminalPlay, bot_names_for, describe_seats, save_record, seat_list
+from .replay import ReplayError, replay_file
+
+USAGE_ERROR = 2
+# The cap the arena applies when none is given (RULINGS MM-20 recommends 15 nights).
+DEFAULT_ARENA_MAX_TURNS = {"masquerade-murder": 15}
+
+
+class UsageError(Exception):
+    """A bad command line: printed as ``error: ...`` with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="intrigue", description="Hidden-information board games in the terminal."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    commands.add_parser("games", help="list the games and their options")
+
+    play = commands.add_parser("play", help="play a game against bots or friends")
+    play.add_argument("game", help="game id (see 'intrigue games')")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument(
+        "--hotseat",
+        nargs="?",
+        const="all",
+        metavar="SEATS",
+        help="several humans at one keyboard: every seat, or the seats listed (e.g. 0,2)",
+    )
+    play.add_argument(
+        "--bots",
+        default="random",
+        help="bot for the other seats, or one per bot seat, comma-separated "
+        f"({', '.join(bot_names())})",
+    )
+    play.add_argument("--seed", type=int, help="random seed (default: random; printed)")
+    play.add_argument("--players", type=int, help="number of players")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game option (repeatable; lists are comma-separated)",
+    )
+    play.add_argument("--save", type=Path, metavar="FILE", help="write the replay record here")
+
+    arena = commands.add_parser("arena", help="play seeded games between bots and rate them")
+    arena.add_argument("game", help="game id (see 'intrigue games')")
+    arena.add_argument(
+        "--bots",
+        default="ismcts,heuristic,random",
+        help="comma-separated bots, rotated over the seats from game to game",
+    )
+    arena.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    arena.add_argument("--players", type=int, help="number of players")
+    arena.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
+    )
+    arena.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+
+    replay = commands.add_parser("replay", help="replay a saved game step by step")
+    replay.add_argument("file", type=Path, help="a record written by 'intrigue play --save'")
+    replay.add_argument("--seat", type=int, help="see the game as this seat (default: spectator)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = make_console()
+    try:
+        if args.command == "games":
+            return cmd_games(console)
+        if args.command == "play":
+            return cmd_play(console, args)
+        if args.command == "arena":
+            return cmd_arena(console, args)
+        return cmd_replay(console, args)
+    except (UsageError, ReplayError, IntrigueError) as exc:
+        say(make_console(stderr=True), f"error: {exc}", "bold red")
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        say(console, "\nInterrupted.")
+        return 130
+
+
+def cmd_games(console: Console) -> int:
+    for info in intrigue.games():
+        players = "/".join(map(str, info["players"]))
+        say(console, f"{info['id']} — {info['name']} ({players} players)", "bold")
+        if info["summary"]:
+            say(console, f"  {info['summary']}")
+        options = Table.grid(padding=(0, 2))
+        options.add_column(no_wrap=True)
+        options.add_column()
+        for opt in info["options"]:
+            default = "none" if opt["default"] is None else opt["default"]
+            about = f"{opt['help']} ({opt['type']}, default {default}"
+            if opt["choices"]:
+                about += f"; from {', '.join(map(str, opt['choices']))}"
+            options.add_row(Text(f"  {opt['name']}"), Text(about + ")"))
+        if info["options"]:
+            say(console, "  Options (--option NAME=VALUE):")
+            console.print(options)
+    return 0
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def new_state(args: argparse.Namespace) -> State:
+    game = intrigue.load(args.game)
+    return game.new(args.players, args.seed, **parse_options(args.option))
+
+
+def choose_humans(args: argparse.Namespace, players: int) -> set[int]:
+    if args.hotseat is None:
+        if not 0 <= args.seat < players:
+            raise UsageError(f"--seat {args.seat}: seats are 0..{players - 1}")
+        return {args.seat}
+    if args.hotseat == "all":
+        return set(range(players))
+    try:
+        return seat_list(args.hotseat, players)
+    except ValueError as exc:
+        raise UsageError(f"--hotseat: {exc}") from None
+
+
+def cmd_play(console: Console, args: argparse.Namespace) -> int:
+    state = new_state(args)
+    humans = choose_humans(args, state.players)
+    bot_seats = [s for s in range(state.players) if s not in humans]
+    try:
+        bots = {seat: make_bot(name) for seat, name in bot_names_for(args.bots, bot_seats).items()}
+    except (UnknownBot, ValueError) as exc:
+        raise UsageError(f"--bots: {exc}") from None
+    say(console, f"{state.game.name}, seed {state.seed}. {describe_seats(humans, bots)}", "bold")
+    code = 0
+    try:
+        TerminalPlay(console, state, humans, bots).run()
+    except QuitGame as exc:
+        say(console, f"Game abandoned: {exc.reason}.")
+        code = 1 if exc.eof else 0
+    if args.save is not None:
+        try:
+            save_record(state, args.save)
+        except OSError as exc:
+            say(console, f"error: cannot write {args.save}: {exc.strerror}", "bold red")
+            return 1
+        say(console, f"Record saved to {args.save}.")
+    return code
+
+
+def cmd_arena(console: Console, args: argparse.Namespace) -> int:
+    from .arena import arena_command
+
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    if not names:
+        raise UsageError("--bots: name at least one bot")
+    for name in names:
+        try:
+            make_bot(name)
+        except UnknownBot as exc:
+            raise UsageError(f"--bots: {exc}") from None
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    options = parse_options(args.option)
+    # Bots always play with a length cap (RULINGS §0), unless the user chose one.
+    game = intrigue.load(args.game)
+    if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
+        options["max_turns"] = str(DEFAULT_ARENA_MAX_TURNS.get(args.game, 200))
+    arena_command(
+        console, args.game, names, args.games, args.seed, args.players, options, args.json
+    )
+    return 0
+
+
+def cmd_replay(console: Console, args: argparse.Namespace) -> int:
+    replay_file(console, args.file, args.seat)
+    return 0
+
+
+def run() -> None:  # pragma: no cover - the console-script entry, for ``python -m``
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -1,0 +1,1 @@
+"""Simulation and balance: many seeded games, statistics with confidence intervals."""
