@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from intrigue.engine import Action
 
 from .boards import BOARDS
-from .resolution import NOBODY, ROLE_NAMES, resolve
+from .resolution import ASSASSIN, DUKE, NOBODY, ROLE_NAMES, resolve
 
 if TYPE_CHECKING:
     from .rules import MurderState, NightRecord
@@ -62,7 +62,13 @@ def consistent_roles(state: MurderState, seat: int) -> list[tuple[int, ...]]:
     if state.is_over:  # the roles were unmasked for everyone
         return [state.roles]
     own = state.roles[seat]
-    deals = [p for p in permutations(range(PLAYERS)) if p[seat] == own]
+    # The game is still on, so nobody who has left was the Duke or the Assassin (MM-19).
+    gone = [p for p in range(PLAYERS) if state.fate[p] is not None]
+    deals = [
+        p
+        for p in permutations(range(PLAYERS))
+        if p[seat] == own and all(p[g] not in (DUKE, ASSASSIN) for g in gone)
+    ]
     return [
         roles for roles in deals if all(_night_targets(state, roles, r, seat) for r in state.nights)
     ]
@@ -85,7 +91,11 @@ def _night_targets(
 def _sample_draft(state: MurderState, seat: int, rng: Any) -> dict[int, str]:
     """Cards for the drawers of the draft in progress, as ``seat`` may believe they went."""
     drawers = state.drawers[: state.drawn]
-    full = [*state.pile, *(state.cards[p] for p in drawers)]
+    from .rules import ALL_CARDS
+
+    # In a fixed order: the sample must depend on what seat knows, not on who holds what.
+    held = {*state.pile, *(state.cards[p] for p in drawers)}
+    full = [card for card in ALL_CARDS if card in held]
     picks: dict[int, str] = {}
     if seat in drawers or state.drawers[state.drawn] == seat:
         # seat saw the pile when it drew (or sees it now): earlier picks are known as a set.
@@ -112,10 +122,15 @@ def determinize(state: MurderState, seat: int, rng: Any) -> MurderState:
 
     deals = consistent_roles(state, seat)
     roles = deals[rng.randrange(len(deals))]
-    night_targets = []
-    for record in state.nights:
-        choices = _night_targets(state, roles, record, seat)
-        night_targets.append(choices[rng.randrange(len(choices))])
+    if state.is_over:
+        # The outcome makes every seat's GREEN count public (the tie-scores), which ties the
+        # nights together; with nothing left to decide, the real targets are kept.
+        night_targets = [record.targets for record in state.nights]
+    else:
+        night_targets = []
+        for record in state.nights:
+            choices = _night_targets(state, roles, record, seat)
+            night_targets.append(choices[rng.randrange(len(choices))])
     picks = _sample_draft(state, seat, rng) if state.phase == DRAFT_PHASE else {}
 
     options = dict(state.options)

@@ -1,0 +1,148 @@
+"""The heuristic and ISMCTS bots: legal, reproducible, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import intrigue
+from intrigue.bots import make_bot
+from intrigue.bots.heuristic import HeuristicBot
+from intrigue.bots.heuristics.masquerade_murder import suspicion
+from intrigue.bots.ismcts import ISMCTSBot
+from intrigue.bots.match import bot_move, play_match
+from intrigue.engine import Rng, State
+
+GAME = intrigue.load("masquerade-murder")
+
+
+def advance(state: State, steps: int, seed: int) -> State:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def mid_game(seed: int, steps: int) -> State:
+    return advance(GAME.new(seed=seed, max_turns=8), steps, seed)
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_strength_levels_name_the_three_bots(name):
+    expected = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}[name]
+    assert make_bot(name).name == expected
+
+
+@pytest.mark.parametrize("steps", [0, 7, 12, 30, 45])
+def test_ismcts_decision_is_unchanged_when_hidden_information_is_scrambled(steps):
+    """Search sees only determinizations: scrambling other seats' secrets changes nothing."""
+    state = mid_game(11, steps)
+    seat = state.to_move[0]
+    scrambled = state.determinize(seat, Rng(999))
+    assert scrambled.view(seat) == state.view(seat)
+    assert scrambled.roles != state.roles or scrambled.history != state.history or steps == 0
+    bot = ISMCTSBot(iterations=60)
+    real = bot_move(bot, state, seat, Rng(5))
+    other = bot_move(bot, scrambled, seat, Rng(5))
+    assert real == other
+    assert real in state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("steps", [0, 9, 14, 33])
+def test_heuristic_decision_is_unchanged_when_hidden_information_is_scrambled(steps):
+    state = mid_game(4, steps)
+    seat = state.to_move[0]
+    scrambled = state.determinize(seat, Rng(3))
+    bot = HeuristicBot()
+    assert bot_move(bot, state, seat, Rng(8)) == bot_move(bot, scrambled, seat, Rng(8))
+
+
+def test_determinize_depends_only_on_what_the_seat_knows():
+    """Two states a seat cannot tell apart give identical determinizations for the same rng."""
+    for seed in range(6):
+        state = mid_game(seed, 20 + 9 * seed)
+        for seat in range(5):
+            twin = state.determinize(seat, Rng(seed + 100))
+            a = state.determinize(seat, Rng(7))
+            b = twin.determinize(seat, Rng(7))
+            assert a.record().to_json() == b.record().to_json()
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_counts_its_iterations():
+    state = mid_game(2, 25)
+    seat = state.to_move[0]
+    bot = ISMCTSBot(iterations=40)
+    first = bot_move(bot, state, seat, Rng(1))
+    assert bot.last_iterations == 40
+    assert bot_move(bot, state, seat, Rng(1)) == first
+
+
+def test_ismcts_with_a_time_budget_still_returns_a_legal_move():
+    state = mid_game(6, 3)
+    seat = state.to_move[0]
+    bot = ISMCTSBot(iterations=10**9, seconds=0.05)
+    assert bot_move(bot, state, seat, Rng(1)) in state.legal_actions(seat)
+    assert bot.last_iterations >= 1
+
+
+def test_ismcts_needs_a_sampler_for_a_real_choice():
+    state = mid_game(1, 0)
+    seat = state.to_move[0]
+    with pytest.raises(ValueError, match="sampler"):
+        ISMCTSBot().choose(state.view(seat), state.legal_actions(seat), Rng(0))
+
+
+def test_ismcts_finds_the_poisoning_seat_that_wins():
+    """Night 3, the Assassin places last and his twice-poisoned target sits at a1: only a seat
+    beside a1 can win (the cap otherwise hands the game to Good), and search must find one."""
+    state = GAME.new(
+        seed=1,
+        roles=["constable", "thug", "seductress", "assassin", "duke"],
+        seating=["0", "1", "2", "3", "4"],
+        first_cards=["ace", "two", "jack", "king", "queen"],
+        max_turns=3,
+    )
+    for night in (1, 2, 3):
+        for seat, target in enumerate([1, 0, 0, 4, 0]):
+            state.apply(seat, f"target {target}")
+        if night > 1:
+            for seat, card in enumerate(["ace", "two", "jack", "king", "queen"]):
+                state.apply(seat, f"draw {card}")
+        for seat, cell in [(0, "a3"), (1, "e2"), (2, "c3"), (4, "a1")]:
+            state.apply(seat, f"place {cell}")
+        if night < 3:
+            state.apply(3, "place b1")
+    assert state.poisons[4] == 2 and state.to_move == (3,)
+    action = bot_move(ISMCTSBot(iterations=300), state, 3, Rng(2))
+    assert action.args[0] in {"a2", "b1"}
+
+
+def test_heuristic_reads_its_own_results():
+    """A Duke who read seat 2 RED no longer wants to read seat 2."""
+    state = GAME.new(
+        seed=1,
+        roles=["constable", "thug", "seductress", "assassin", "duke"],
+        first_cards=["ace", "two", "jack", "queen", "king"],
+        max_turns=3,
+    )
+    for seat, target in enumerate([1, 0, 0, 4, 2]):
+        state.apply(seat, f"target {target}")
+    for seat, cell in enumerate(["a3", "e2", "b1", "d4", "a1"]):
+        state.apply(seat, f"place {cell}")
+    view = state.view(4)
+    assert view["you"]["results"][0]["colour"] == "RED"
+    scores = suspicion(view)
+    assert scores[2] < max(scores.values())
+
+
+def test_play_match_is_reproducible_and_legal():
+    bots = [make_bot(name) for name in ("heuristic", "random", "heuristic", "random", "random")]
+    first = play_match("masquerade-murder", bots, seed=3, options={"max_turns": 6})
+    again = play_match("masquerade-murder", bots, seed=3, options={"max_turns": 6})
+    assert first.is_over
+    assert first.record().to_json() == again.record().to_json()
+    assert intrigue.replay(first.record()).view(None) == first.view(None)
