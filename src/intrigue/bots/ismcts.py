@@ -11,15 +11,16 @@ Given an iteration budget and the same rng, the choice is deterministic.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from intrigue.engine import Action, Rng, State
+from intrigue.engine import Action, State
 
 from .base import RandomSource
 
-Sampler = Callable[[Rng], State]
+Sampler = Callable[[Any], State]
 
 
 class _Node:
@@ -70,7 +71,8 @@ class ISMCTSBot:
         if sampler is None:
             raise ValueError("ISMCTS needs a sampler of determinizations for its seat")
         seat = view["seat"]
-        search_rng = Rng(rng.randrange(1 << 62))
+        # The C-coded generator: rollouts draw hundreds of numbers per iteration.
+        search_rng = random.Random(rng.randrange(1 << 62))
         root = _Node(-1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -82,14 +84,16 @@ class ISMCTSBot:
         # Most visited, ties broken by the fixed order of the legal actions.
         return max(legal_actions, key=lambda a: visits[a].visits if a in visits else -1)
 
-    def _iterate(self, root: _Node, state: State, seat: int, rng: Rng) -> None:
+    def _iterate(self, root: _Node, state: State, seat: int, rng: random.Random) -> None:
         path = self._select_and_expand(root, state, seat, rng)
         returns = self._rollout(state, rng)
         for node in path:
             node.visits += 1
             node.total += (returns[node.seat] + 1.0) * 0.5
 
-    def _select_and_expand(self, node: _Node, state: State, seat: int, rng: Rng) -> list[_Node]:
+    def _select_and_expand(
+        self, node: _Node, state: State, seat: int, rng: random.Random
+    ) -> list[_Node]:
         path: list[_Node] = []
         mover = seat  # at the root it is our decision even in a simultaneous phase
         c = self.exploration
@@ -125,7 +129,7 @@ class ISMCTSBot:
                 mover = state.to_move[0]
         return path
 
-    def _rollout(self, state: State, rng: Rng) -> tuple[float, ...]:
+    def _rollout(self, state: State, rng: random.Random) -> tuple[float, ...]:
         for _ in range(self.rollout_limit):
             if state.is_over:
                 break

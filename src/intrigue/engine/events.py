@@ -20,7 +20,18 @@ class Event(NamedTuple):
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, **self.data}
+        """A fresh JSON dict: callers may change it without touching the log."""
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update((key, _fresh(value)) for key, value in self.data.items())
         if self.to is not None:
             out["private"] = True
         return out
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of nested lists and dicts (the leaves are immutable JSON scalars)."""
+    if isinstance(value, list | tuple):
+        return [_fresh(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    return value

@@ -163,7 +163,7 @@ class State(ABC):
             action = self._coerce_action(action)
         if self._outcome is not None:
             raise IllegalAction(seat, action, "the game is over")
-        if not self._may_move(seat):
+        if seat.__class__ is not int or not self._may_move(seat):
             self._check_seat(seat)
             waiting = ", ".join(map(str, self.to_move))
             raise IllegalAction(seat, action, f"it is not this seat's turn (waiting for {waiting})")

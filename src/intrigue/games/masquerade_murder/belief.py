@@ -61,17 +61,28 @@ def consistent_roles(state: MurderState, seat: int) -> list[tuple[int, ...]]:
     """Every role deal consistent with what ``seat`` has observed so far."""
     if state.is_over:  # the roles were unmasked for everyone
         return [state.roles]
-    own = state.roles[seat]
+    gone = tuple(p for p in range(PLAYERS) if state.fate[p] is not None)
+    nights = tuple(
+        (r.active, r.cells, r.targets[seat], _observation(r, seat)) for r in state.nights
+    )
+    return list(_consistent_roles(state.board.name, seat, state.roles[seat], gone, nights))
+
+
+@lru_cache(maxsize=4096)
+def _consistent_roles(
+    board: str, seat: int, own: int, gone: tuple[int, ...], nights: tuple[Any, ...]
+) -> tuple[tuple[int, ...], ...]:
     # The game is still on, so nobody who has left was the Duke or the Assassin (MM-19).
-    gone = [p for p in range(PLAYERS) if state.fate[p] is not None]
     deals = [
         p
         for p in permutations(range(PLAYERS))
         if p[seat] == own and all(p[g] not in (DUKE, ASSASSIN) for g in gone)
     ]
-    return [
-        roles for roles in deals if all(_night_targets(state, roles, r, seat) for r in state.nights)
-    ]
+    return tuple(
+        roles
+        for roles in deals
+        if all(consistent_targets(board, roles, *night[:2], seat, *night[2:]) for night in nights)
+    )
 
 
 def _night_targets(
