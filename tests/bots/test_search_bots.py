@@ -146,3 +146,17 @@ def test_play_match_is_reproducible_and_legal():
     assert first.is_over
     assert first.record().to_json() == again.record().to_json()
     assert intrigue.replay(first.record()).view(None) == first.view(None)
+
+
+def test_bot_settings_follow_the_name():
+    bot = make_bot("ismcts:iterations=25:exploration=0.5")
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.exploration) == (25, 0.5)
+
+
+@pytest.mark.parametrize("name", ["ismcts:iterations", "ismcts:depth=3", "random:x=1"])
+def test_bad_bot_settings_are_refused(name):
+    from intrigue.bots import UnknownBot
+
+    with pytest.raises(UnknownBot):
+        make_bot(name)

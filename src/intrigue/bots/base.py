@@ -63,8 +63,11 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot of the kind registered as ``name`` (case-insensitive)."""
-    key = name.strip().lower()
+    """A new bot of the kind registered as ``name`` (case-insensitive).
+
+    Settings may follow the name: ``"ismcts:iterations=100:exploration=0.5"``.
+    """
+    key, *settings = name.strip().lower().split(":")
     key = _ALIASES.get(key, key)
     factory = _FACTORIES.get(key)
     if factory is None:
@@ -73,4 +76,22 @@ def make_bot(name: str) -> Bot:
         module_name, _, attribute = factory.partition(":")
         factory = getattr(importlib.import_module(module_name), attribute)
         _FACTORIES[key] = factory
-    return factory()
+    kwargs = dict(_setting(name, item) for item in settings)
+    try:
+        return factory(**kwargs)
+    except TypeError as exc:
+        raise UnknownBot(f"bad settings for bot {key!r} in {name!r}: {exc}") from None
+
+
+def _setting(name: str, item: str) -> tuple[str, int | float | str]:
+    field, sep, text = item.partition("=")
+    if not sep or not field.isidentifier():
+        raise UnknownBot(f"bot settings take key=value, not {item!r} (in {name!r})")
+    value: int | float | str = text
+    for kind in (int, float):
+        try:
+            value = kind(text)
+            break
+        except ValueError:
+            continue
+    return field, value
