@@ -9,6 +9,7 @@ index that RL adapters need (`ActionTable`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -17,10 +18,11 @@ from .errors import InvalidAction
 Arg = int | str
 
 
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
 def _parse_arg(token: str) -> Arg:
-    if token.lstrip("-").isdigit():
-        return int(token)
-    return token
+    return int(token) if _INTEGER.fullmatch(token) else token
 
 
 class Action:
@@ -31,24 +33,27 @@ class Action:
     args: tuple[Arg, ...]
 
     def __init__(self, verb: str, *args: Arg) -> None:
-        if not verb or not verb.isidentifier():
+        if not isinstance(verb, str) or not verb.isidentifier():
             raise InvalidAction(f"bad action verb {verb!r}")
+        # Canonical form is lowercase, so text typed in any case names the same action.
+        verb = verb.lower()
+        args = tuple(a.lower() if isinstance(a, str) else a for a in args)
         text = " ".join([verb, *map(str, args)])
         set_ = object.__setattr__
         set_(self, "verb", verb)
-        set_(self, "args", tuple(args))
+        set_(self, "args", args)
         set_(self, "_text", text)
         set_(self, "_hash", hash(text))
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read the canonical text form (whitespace-insensitive)."""
+        """Read the canonical text form (case- and whitespace-insensitive)."""
         if not isinstance(text, str):
             raise InvalidAction(f"an action must be text, not {type(text).__name__}")
-        tokens = text.split()
+        tokens = text.lower().split()
         if not tokens:
             raise InvalidAction("empty action")
-        return cls(tokens[0].lower(), *map(_parse_arg, tokens[1:]))
+        return cls(tokens[0], *map(_parse_arg, tokens[1:]))
 
     @classmethod
     def from_json(cls, data: Any) -> Action:
@@ -68,6 +73,9 @@ class Action:
         return {"verb": self.verb, "args": list(self.args)}
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("actions are immutable")
 
     def __eq__(self, other: object) -> bool:

@@ -9,6 +9,7 @@ the same for every game.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -299,6 +300,6 @@ class State(ABC):
             self.game.id,
             self.players,
             self.seed,
-            dict(self.options),
+            copy.deepcopy(self.options),
             [(seat, str(action)) for seat, action in self._history],
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ class Record:
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
-            "options": self.options,
+            "options": copy.deepcopy(self.options),
             "actions": [[seat, text] for seat, text in self.actions],
         }
 

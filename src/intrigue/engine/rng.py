@@ -41,8 +41,20 @@ class Rng:
         if n <= 0:
             raise ValueError("randrange() needs a positive bound")
         bits = n.bit_length()
+        if bits > 64:
+            return self._randbelow_big(n, bits)
         while True:
             value = self.next64() >> (64 - bits)
+            if value < n:
+                return value
+
+    def _randbelow_big(self, n: int, bits: int) -> int:
+        words = (bits + 63) // 64
+        while True:
+            value = 0
+            for _ in range(words):
+                value = (value << 64) | self.next64()
+            value >>= words * 64 - bits
             if value < n:
                 return value
 
