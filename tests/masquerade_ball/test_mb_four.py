@@ -1,0 +1,142 @@
+"""Four players (MB-25..MB-29, §2.6): the ballroom zone, rotation, conquest and control."""
+
+from __future__ import annotations
+
+import pytest
+from mb_helpers import dests, game_obj, legal, play, position
+
+from intrigue.engine import IllegalAction
+
+KINGS = ("1:k@ec1", "2:k@sc1", "3:k@wc1")
+
+
+def four(*cards: str, first: int = 0):
+    return position(*cards, players=4, first=first)
+
+
+def test_four_player_setup_formation_and_suits() -> None:
+    state = game_obj().new(4, seed=3, first=0)
+    view = state.view(None)
+    for side, prefix in enumerate("nesw"):
+        squares = {sq for sq, c in view["board"].items() if c["side"] == side}
+        assert len(squares) == 14 and all(sq[0] == prefix for sq in squares)
+        assert {f"{prefix}{f}1" for f in "bcde"} <= squares
+    assert [s["suit"] for s in view["sides"]] == ["s", "d", "h", "c"]
+    assert view["ballroom"] == []
+    # turn order runs clockwise N, E, S, W
+    order = []
+    for _ in range(4):
+        order.append(state.to_move[0])
+        seat = state.to_move[0]
+        prefix = "nesw"[seat]
+        play(state, f"inspect {prefix}c1")
+        state.apply(seat, "end")
+    assert order == [0, 1, 2, 3]
+
+
+def test_front_row_cards_enter_the_ballroom_and_attack_same_axis_cards_in_it() -> None:
+    state = four("0:k@nc3", "2:q@ball", "1:q@ball", "0:q@nc1", *KINGS)
+    play(state, "inspect nc3")
+    moves = dests(state, "nc3")
+    assert "ball" in moves and "ball0" in moves  # South's Queen has the same (NS) axis
+    assert "ball1" not in moves  # East's Queen faces EW
+    play(state, "move nc3 ball", "end")
+    assert state.view(None)["ballroom"][-1]["side"] == 0
+
+
+def test_t16_rotation_takes_the_whole_move_for_a_7() -> None:
+    state = four("0:7@ball", "1:2@ball", "0:q@nc1", *KINGS)
+    play(state, "inspect ball0")
+    assert "move ball ball1" not in legal(state)
+    assert "rotate ball" in legal(state)
+    play(state, "rotate ball")
+    assert not dests(state, "ball") and "rotate ball" not in legal(state)
+    assert state.view(None)["ballroom"][0]["axis"] == "EW"
+    play(state, "end")
+    for side in "esw":
+        play(state, f"inspect {side}c1", "end")
+    play(state, "inspect ball0")
+    assert "move ball ball1" in legal(state)  # next turn it may attack
+
+
+def test_t16_an_aristocrat_rotates_and_attacks_without_its_jump() -> None:
+    state = four("0:9@ball", "1:2@ball", "0:q@nc1", *KINGS)
+    play(state, "inspect ball0")
+    assert any(sq.startswith("n") and sq.endswith("2") for sq in dests(state, "ball"))  # jump
+    play(state, "rotate ball")
+    moves = dests(state, "ball")
+    assert "ball1" in moves
+    assert any(sq.startswith("e") and sq.endswith("3") for sq in moves)  # East's front row
+    assert not any(sq.endswith("2") for sq in moves)  # the jump is given up
+    play(state, "move ball ball1", "end")
+    assert state.view(None)["ballroom"][-1]["rank"] is None  # the 9 won, still masked
+    assert len(state.view(None)["ballroom"]) == 1
+
+
+def test_ballroom_card_leaves_only_to_a_courtroom_of_its_axis_and_may_stand() -> None:
+    state = four("0:4@ball", "0:q@nc1", *KINGS)
+    play(state, "inspect ball0")
+    moves = dests(state, "ball")
+    assert moves and all(sq[0] in "ns" and sq.endswith("3") for sq in moves)
+    assert "end" in legal(state)  # even cards are never forced out of the ballroom
+
+
+def test_conquest_gives_control_hand_and_prisoners_mb27() -> None:
+    state = four(
+        "0:q@eb2",
+        "1:k@ea3",
+        "1:j@hand",
+        "0:2@prison1",
+        "2:k@sf3",
+        "3:k@wf3",
+        "0:k@nc1",
+    )
+    play(state, "inspect eb2", "move eb2 ec1", "end")
+    play(state, "inspect ea3", "end")
+    play(state, "inspect sf3", "end")
+    play(state, "inspect wf3", "end")
+    assert not [e for e in state.events(None) if e["kind"] == "conquered"]
+    play(state, "inspect nc1", "end")
+    conquered = [e for e in state.events(None) if e["kind"] == "conquered"]
+    assert conquered == [{"kind": "conquered", "seat": 0, "side": 1, "previous": 1}]
+    view = state.view(0)
+    assert view["sides"][1]["controller"] == 0
+    assert view["sides"][0]["hand"]["cards"] == ["J", "2"]  # East's hand, and North's prisoner
+    assert view["sides"][1]["prison"]["count"] == 0
+    assert not state.is_over
+    # North now plays East's turn too (a second turn per round)
+    assert state.to_move == (0,) and state.ent == 1
+    with pytest.raises(IllegalAction):
+        state.apply(1, "end")
+
+
+def test_last_player_controlling_a_courtroom_wins_mb29() -> None:
+    # South and West have no card at all: their courtrooms fall vacant and they are out.
+    state = four("0:q@eb2", "1:k@ea3", "0:k@nc1")
+    play(state, "inspect eb2", "move eb2 ec1", "end")
+    play(state, "inspect ea3", "end")
+    kinds = [e["kind"] for e in state.events(None)]
+    assert kinds.count("eliminated") == 2 and not state.is_over
+    assert state.to_move == (0,)
+    play(state, "inspect nc1", "end")  # North held East's throne through East's turn
+    assert state.is_over and state.outcome.winners == (0,)
+    assert "MB-29" in state.outcome.reason
+
+
+def test_nun_delivery_into_another_courtroom_takes_its_axis() -> None:
+    state = four("0:2@nc3", "0:k@nb3", "0:q@nc1", *KINGS)
+    play(state, "inspect nc3", "deliver nb3", "drop ea3")
+    assert state.view(None)["board"]["ea3"]["axis"] == "EW"
+
+
+def test_mb43_the_ballroom_never_forces_a_front_row_card_to_move() -> None:
+    state = four("0:2@nc3", "0:q@nc2", "0:k@nc1", *KINGS)
+    play(state, "inspect nc3")
+    assert "ball" in dests(state, "nc3")
+    assert "end" in legal(state)  # its only free pip square would be the ballroom
+
+
+def test_mb43_second_row_cards_do_not_enter_the_ballroom() -> None:
+    state = four("0:9@nc2", "0:k@nc1", *KINGS)
+    play(state, "inspect nc2")
+    assert not any(d.startswith("ball") for d in dests(state, "nc2"))
