@@ -1,0 +1,328 @@
+"""Shadows over Japan in the terminal: the board summary, menu texts and event lines.
+
+Everything here works from one seat's view (`State.view`) and that seat's events, never from
+the state itself, so it cannot show anything the seat may not know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from intrigue.engine import Action
+
+from .data import (
+    CARD_IDS,
+    HOME,
+    INDEX,
+    IS_CAPITAL,
+    NAMES,
+    NOBLE_COLOURS,
+    NOBLE_INDEX,
+    NOBLE_NAMES,
+    NOBLES,
+    STYLE_INDEX,
+    STYLE_NAMES,
+)
+
+COLOURS = {"yellow": "yellow", "red": "red", "purple": "magenta", "blue": "blue"}
+STYLE_MARK = {"stone": "● Stone", "scissor": "✕ Scissor", "paper": "◇ Paper"}
+
+
+def _name(key: str) -> str:
+    return NAMES[INDEX[key]]
+
+
+def _noble(key: str | None) -> Text:
+    if key is None:
+        return Text("—")
+    n = NOBLE_INDEX[key]
+    return Text(NOBLE_NAMES[n].split()[0], style=COLOURS[NOBLE_COLOURS[n]])
+
+
+def _style(key: str | None) -> str:
+    return "?" if key is None else STYLE_NAMES[STYLE_INDEX[key]]
+
+
+def _seat(seat: int | None, view: dict[str, Any]) -> str:
+    if seat is None:
+        return "nobody"
+    return f"seat {seat} (you)" if seat == view.get("seat") else f"seat {seat}"
+
+
+# -- menus ------------------------------------------------------------------------------------
+def describe_action(action: Action, view: dict[str, Any]) -> str:
+    verb, args = action.verb, action.args
+    if verb == "style":
+        return f"place a {_style(str(args[0]))} ninja"
+    if verb == "move":
+        return f"move {_name(str(args[0]))} → {_name(str(args[1]))}{_move_note(view, args)}"
+    if verb == "substitute":
+        swap = ", swapping the tokens" if len(args) == 3 else ", tokens stay"
+        return f"Substitution {_name(str(args[0]))} ↔ {_name(str(args[1]))}{swap} (1 action)"
+    if verb == "march":
+        return f"march the army {_name(str(args[0]))} → {_name(str(args[1]))} (1 gold)"
+    if verb == "steal":
+        return f"steal Intelligence in {_name(str(args[0]))} (reveals your ninja)"
+    if verb == "sabotage":
+        return f"sabotage a development in {_name(str(args[0]))}"
+    if verb == "seppuku":
+        return f"seppuku of your ninja in {_name(str(args[0]))}"
+    if verb == "claim":
+        return f"claim the mission of {_name(str(args[0]))} (+1 gold)"
+    if verb == "discard":
+        return f"discard {_name(str(args[0]))}"
+    if verb == "recruit":
+        return f"recruit a {_style(str(args[1]))} ninja in {_name(str(args[0]))} (1 gold)"
+    if verb == "initiative":
+        return f"take the initiative: swap turn markers with seat {args[0]} (1 gold)"
+    if verb == "extra":
+        return "buy an extra action (1 gold)"
+    if verb == "draw":
+        return "buy 3 territory cards (1 gold)"
+    if verb == "end":
+        return "end the spending step" if view.get("phase") == "spend" else "end your actions"
+    return str(action)
+
+
+def _move_note(view: dict[str, Any], args: tuple[Any, ...]) -> str:
+    provinces = view.get("provinces")
+    if not provinces:
+        return ""
+    key = str(args[1])
+    there = next((p for p in provinces if p["key"] == key), None)
+    if there is None:
+        return ""
+    notes = []
+    if there["samurai"]:
+        notes.append(f"fight a {_style(there['samurai'])} samurai")
+    if there["ninja"]:
+        notes.append(f"fight seat {there['ninja']['seat']}'s ninja")
+    if there["army"]:
+        notes.append("infiltrate the army")
+    return f" ({', '.join(notes)})" if notes else ""
+
+
+# -- events -----------------------------------------------------------------------------------
+def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    kind = event["kind"]
+    e = event
+    if kind == "setup":
+        return f"Set-up: {e['players']} players, {e['honour_deck']} Honour cards."
+    if kind == "noble":
+        return f"You secretly back {NOBLE_NAMES[NOBLE_INDEX[e['noble']]]}."
+    if kind == "placed":
+        return f"{_seat(e['seat'], view)} placed a ninja in {_name(e['at'])}."
+    if kind == "placed_style":
+        return f"Your ninja in {_name(e['at'])} is {_style(e['style'])}."
+    if kind == "turn":
+        return f"Turn of {_seat(e['seat'], view)}."
+    if kind == "season":
+        return f"It is now {e['season']} of year {e['year']}."
+    if kind == "honour_revealed":
+        return f"Honour card revealed: {e['honour']}."
+    if kind == "honour_awarded":
+        who = e["noble"] or "nobody (buried)"
+        return f"Honour {e['honour']} awarded to {who}."
+    if kind == "move":
+        return _move_text(e, view)
+    if kind == "substituted":
+        return f"{_seat(e['seat'], view)} used a Substitution: {e['frm']} ↔ {e['to']}."
+    if kind == "stole":
+        return f"{_seat(e['seat'], view)} stole {e['card']} in {_name(e['at'])}."
+    if kind == "sabotaged":
+        return f"{_seat(e['seat'], view)} sabotaged {_name(e['at'])}."
+    if kind == "seppuku":
+        return f"{_seat(e['seat'], view)}'s ninja in {_name(e['at'])} committed seppuku."
+    if kind == "marched":
+        return (
+            f"{_seat(e['seat'], view)} marched the {e['army']} army {e['frm']} → {e['to']}: "
+            f"{e['result']}."
+        )
+    if kind == "claimed":
+        return f"{_seat(e['seat'], view)} completed the mission of {_name(e['card'])}."
+    if kind == "developed":
+        parts = [f"{_name(d['province'])} ({d['result']})" for d in e["provinces"]]
+        return "Developed: " + ", ".join(parts) + "."
+    if kind == "drew":
+        return f"{_seat(e['seat'], view)} drew {e['count']} card(s)."
+    if kind == "reshuffled":
+        return f"The deck was reshuffled ({e['cards']} cards)."
+    if kind == "spend":
+        return f"{_seat(e['seat'], view)} spends gold."
+    if kind == "samurai_revealed":
+        return f"All {len(e['samurai'])} samurai are revealed."
+    if kind == "recruited":
+        return f"{_seat(e['seat'], view)} recruited a ninja in {_name(e['at'])}."
+    if kind == "recruited_style":
+        return f"Your new ninja in {_name(e['at'])} is {_style(e['style'])}."
+    if kind == "substitution":
+        swapped = "swapped" if e["swapped"] else "kept in place"
+        return f"Your Substitution {e['frm']} ↔ {e['to']}: tokens {swapped}."
+    if kind == "discarded":
+        return f"{_seat(e['seat'], view)} discarded {_name(e['card'])}."
+    if kind == "initiative":
+        return f"{_seat(e['seat'], view)} took the initiative from seat {e['other']}."
+    if kind == "extra_action":
+        return f"{_seat(e['seat'], view)} bought an extra action."
+    if kind == "neutral":
+        return "Unbacked Nobles: " + ", ".join(e["nobles"]) + "."
+    if kind == "revealed":
+        return "Noble cards revealed: " + ", ".join(e["nobles"]) + "."
+    if kind in ("cards", "hand"):
+        return "You drew: " + ", ".join(_name(k) for k in e["cards"]) + "."
+    return None
+
+
+def _move_text(e: dict[str, Any], view: dict[str, Any]) -> str:
+    text = f"{_seat(e['seat'], view)} moved {_name(e['frm'])} → {_name(e['to'])}"
+    for fight in e["fights"]:
+        foe = "a samurai" if fight["enemy"] is None else f"seat {fight['enemy']}'s ninja"
+        text += (
+            f"; {_style(fight['style'])} vs {foe} ({_style(fight['enemy_style'])}): "
+            f"{fight['result']}"
+        )
+    if e["infiltrated"]:
+        text += f"; infiltrated the {e['infiltrated']} army"
+    return text + "."
+
+
+# -- the board --------------------------------------------------------------------------------
+def render_view(view: dict[str, Any]) -> RenderableType:
+    parts: list[RenderableType] = [_header(view), _nobles(view), _players(view), _board(view)]
+    you = _you(view)
+    if you is not None:
+        parts.append(you)
+    return Group(*parts)
+
+
+def _header(view: dict[str, Any]) -> Text:
+    honours = view["honours"]
+    text = Text(
+        f"Shadows over Japan — {view['season'].title()} of year {view['year']} "
+        f"(round {view['round']}), {view['phase']}",
+        style="bold",
+    )
+    if view["current"] is not None:
+        text.append(f" — {_seat(view['current'], view)} to act")
+        if view["phase"] == "actions":
+            text.append(f", {view['actions_left']} action(s) left")
+    face_up = honours["face_up"] or "none"
+    text.append(f"\nHonour face up: {face_up}; {honours['deck_size']} left in the deck. ")
+    text.append(f"Deck {view['deck_size']}, discard {len(view['discard'])}, ")
+    text.append(f"gold supply {view['gold_supply']}.")
+    if view["current"] == view.get("seat"):
+        text.append(f"\n{view['prompt']}", style="italic")
+    return text
+
+
+def _nobles(view: dict[str, Any]) -> Table:
+    table = Table(box=box.SIMPLE, title="Nobles")
+    for col in ("Noble", "Capital", "Prov.", "Econ.", "Mil.", "Armies", "Sam.", "+/-", "Intel"):
+        table.add_column(col)
+    table.add_column("Honours")
+    for n in view["nobles"]:
+        table.add_row(
+            _noble(n["key"]),
+            _name(n["capital"]),
+            str(n["provinces"]),
+            str(n["economy"]),
+            str(n["military"]),
+            str(n["armies"]),
+            str(n["samurai"]),
+            f"+{n['conquered']}/-{n['lost']}",
+            str(n["intelligence_at_capital"]),
+            str(n["honours"]),
+        )
+    return table
+
+
+def _players(view: dict[str, Any]) -> Table:
+    table = Table(box=box.SIMPLE, title="Clans")
+    for col in ("Seat", "Marker", "Gold", "Hand", "Ninjas", "Pool", "Intel", "Noble"):
+        table.add_column(col)
+    for p in view["players"]:
+        noble = (
+            _noble(p["noble"])
+            if p["noble"]
+            else Text("not " + ", ".join(p["ruled_out"]) if p["ruled_out"] else "?")
+        )
+        table.add_row(
+            _seat(p["seat"], view),
+            str(p["marker"]),
+            str(p["gold"]),
+            str(p["hand_size"]),
+            str(p["ninjas"]),
+            str(p["pool"]),
+            ", ".join(p["intelligence"]) or "—",
+            noble,
+        )
+    return table
+
+
+def _board(view: dict[str, Any]) -> Table:
+    """Every province holding something, grouped by current owner."""
+    table = Table(box=box.SIMPLE_HEAD, title="Provinces with tokens")
+    for col in ("Province", "Card", "Owner", "Dev", "Samurai", "Army", "Ninja"):
+        table.add_column(col)
+    rows = sorted(view["provinces"], key=lambda p: (NOBLE_INDEX[p["owner"]], INDEX[p["key"]]))
+    for p in rows:
+        i = INDEX[p["key"]]
+        name = NAMES[i] + (" ★" if IS_CAPITAL[i] else "")
+        owner = _noble(p["owner"])
+        home = NOBLES[HOME[i]]
+        if p["owner"] != home:
+            owner.append(f" (from {home})")
+        army = p["army"] or ""
+        if p["occupier"]:
+            army = (army + " " if army else "") + f"{p['occupier']} occupying"
+        if p["army"] and p["army_moved"]:
+            army += " (moved)"
+        table.add_row(
+            name,
+            CARD_IDS[i],
+            owner,
+            "●" * p["developments"] or "",
+            STYLE_MARK.get(p["samurai"], p["samurai"] or ""),
+            army,
+            _ninja(p["ninja"], view),
+        )
+    return table
+
+
+def _ninja(ninja: dict[str, Any] | None, view: dict[str, Any]) -> str:
+    if ninja is None:
+        return ""
+    text = f"seat {ninja['seat']}"
+    if ninja["style"]:
+        text += " " + STYLE_MARK[ninja["style"]]
+    text += " revealed" if ninja["revealed"] else " concealed"
+    if ninja["infiltrating"]:
+        text += ", infiltrating"
+    return text
+
+
+def _you(view: dict[str, Any]) -> Panel | None:
+    you = view.get("you")
+    if not you:
+        return None
+    lines = [Text.assemble("You back ", _noble(you["noble"]), ".")]
+    pool = ", ".join(f"{n} {STYLE_NAMES[STYLE_INDEX[s]]}" for s, n in you["pool"].items() if n)
+    lines.append(Text(f"Ninjas in your pool: {pool or 'none'}."))
+    for card in you["hand"]:
+        lines.append(
+            Text(
+                f"  {card['card']} {card['name']} — {card['mission']} "
+                f"(against {card['against']}){' ★' if card['capital'] else ''}"
+            )
+        )
+    if you["intelligence"]:
+        lines.append(Text("Intelligence: " + ", ".join(you["intelligence"])))
+    if you["claimable"]:
+        lines.append(Text("You may claim: " + ", ".join(you["claimable"]), style="bold green"))
+    return Panel(Group(*lines), title="Your clan", box=box.ROUNDED)
