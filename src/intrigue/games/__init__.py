@@ -13,6 +13,9 @@ from typing import Any
 
 BUILTIN_GAMES: dict[str, str] = {
     "masquerade-murder": "intrigue.games.masquerade_murder:GAME",
+    "masquerade-ball": "intrigue.games.masquerade_ball:GAME",
+    "project-assassination": "intrigue.games.project_assassination:GAME",
+    "shadows-over-japan": "intrigue.games.shadows_over_japan:GAME",
 }
 
 
