@@ -10,6 +10,8 @@ the same for every game.
 from __future__ import annotations
 
 import copy
+import importlib
+import json
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -35,6 +37,7 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
     action_table: ClassVar[ActionTable]
+    state_class: ClassVar[type[State]]
 
     # -- metadata ---------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -70,9 +73,9 @@ class Game(ABC):
         state._start()
         return state
 
-    @abstractmethod
     def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> State:
-        """Build the initial state (set-up uses ``Rng(seed)``)."""
+        """Build the initial state (set-up uses ``Rng(seed)``) of the game's `state_class`."""
+        return self.state_class(self, players, seed, options)
 
     # -- actions ----------------------------------------------------------------------------
     @property
@@ -99,20 +102,32 @@ class Game(ABC):
     def action_at(self, index: int) -> Action:
         return self.action_table.action(index)
 
-    # -- presentation (overridden by games; imported lazily there) ----------------------------
+    # -- presentation -----------------------------------------------------------------------
+    # A game package may hold a ``render`` module with ``describe_action(action, view)``,
+    # ``describe_event(event, view)`` and ``render_view(view)``; it is imported on first use, so
+    # rules code never loads ``rich``. Without one, these defaults give plain text.
+    def _presentation(self, name: str) -> Any:
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.render")
+        except ModuleNotFoundError:
+            return None
+        return getattr(module, name, None)
+
     def describe_action(self, action: Action, view: dict[str, Any]) -> str:
         """A short human sentence for a menu entry."""
-        return str(action)
+        describe = self._presentation("describe_action")
+        return str(action) if describe is None else describe(action, view)
 
     def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
         """One readable line for a log event as the view's seat saw it (None: no text)."""
-        return None
+        describe = self._presentation("describe_event")
+        return None if describe is None else describe(event, view)
 
     def render(self, view: dict[str, Any]) -> Any:
         """A ``rich`` renderable drawing the view for the terminal."""
-        import json
-
-        return json.dumps(view, indent=1)
+        draw = self._presentation("render_view")
+        return json.dumps(view, indent=1) if draw is None else draw(view)
 
 
 class State(ABC):

@@ -147,35 +147,6 @@ OPTIONS = (
 )
 
 
-class MasqueradeMurder(Game):
-    """Five masked roles, secret targets, and a seat board where only neighbours can act."""
-
-    id = "masquerade-murder"
-    name = "Masquerade Murder"
-    summary = "Five masked roles, secret targets, seat placement: catch or kill before dawn."
-    player_counts = (PLAYERS,)
-    options = OPTIONS
-    action_table = ACTIONS
-
-    def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> MurderState:
-        return MurderState(self, players, seed, options)
-
-    def describe_action(self, action: Action, view: dict[str, Any]) -> str:
-        from .render import describe_action
-
-        return describe_action(action, view)
-
-    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
-        from .render import describe_event
-
-        return describe_event(event, view)
-
-    def render(self, view: dict[str, Any]) -> Any:
-        from .render import render_view
-
-        return render_view(view)
-
-
 class MurderState(State):
     """One game of Masquerade Murder."""
 
@@ -592,3 +563,15 @@ class MurderState(State):
     def role_of(self, seat: int) -> str:
         """The role of ``seat``: a secret, for referees and tests only."""
         return ROLE_NAMES[self.roles[seat]]
+
+
+class MasqueradeMurder(Game):
+    """Five masked roles, secret targets, and a seat board where only neighbours can act."""
+
+    id = "masquerade-murder"
+    name = "Masquerade Murder"
+    summary = "Five masked roles, secret targets, seat placement: catch or kill before dawn."
+    player_counts = (PLAYERS,)
+    options = OPTIONS
+    action_table = ACTIONS
+    state_class = MurderState
