@@ -4,6 +4,7 @@ import pytest
 from pa_helpers import (
     P1,
     P2,
+    arm,
     empty_board,
     enemy,
     finish_turn,
@@ -263,3 +264,27 @@ def test_two_medics_heal_twice_and_never_above_maximum():
     state.apply(P2, "end")
     assert hp_of(state, "d4") == 3  # +1 from each medic
     assert hp_of(state, "d5") == 2  # +2 capped at the grunt's 2
+
+
+def test_strategy_never_pushes_an_enemy_onto_a_skull_crossed_square():
+    state = holding("strategy")
+    put(state, P1, "d7")
+    put(state, P2, "d1")
+    enemy(state, "c2", "medic")  # a Medic has no range: only the squares themselves matter
+    moves = {a.split()[2] for a in played(state, "strategy") if a.startswith("strategy c2")}
+    assert "b2" not in moves and "a2" in moves  # b2 is a tunnel; a2 refuses only obstacles
+    assert "c4" in moves
+    assert "c1" not in moves and "d2" not in moves  # P2's Pistol on d1 could hit them
+
+
+def test_ambush_is_spent_on_a_skipped_turn():
+    state = empty_board(new())
+    state.reserve[P1] = ["ambush"]
+    arm(state, P1, "paralysis_pistol")
+    put(state, P1, "a3")
+    put(state, P2, "g3")
+    state.apply(P1, "ambush")
+    state.apply(P1, "shoot 1 g3")
+    state.apply(P1, "end")  # P2's turn is skipped, and the ambush with it
+    assert state.phase == "placement"
+    assert not state.ambushed[P2] and state.item_discard == ["ambush"]

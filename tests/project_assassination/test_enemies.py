@@ -4,7 +4,7 @@ import pytest
 from pa_helpers import P1, P2, arm, empty_board, enemy, legal, new, only, put
 
 from intrigue.engine import IllegalAction
-from intrigue.games.project_assassination.board import CELL, NAMES, NO_ENEMY
+from intrigue.games.project_assassination.board import CELL, NO_ENEMY
 
 
 def to_placement(state):
@@ -158,4 +158,34 @@ def test_placed_enemy_has_full_health():
         "paralysed": False,
         "caged": False,
     } in state.view(None)["enemies"]
-    assert NAMES[CELL["c4"]] == "c4"
+
+
+@pytest.mark.parametrize(("kind", "vp"), [("grunt", 1), ("heavy", 3), ("medic", 3), ("boss", 10)])
+def test_each_enemy_kind_is_worth_its_vp_to_the_killer(kind, vp):
+    state = empty_board(new())
+    enemy(state, "d3", kind, hp=1)
+    enemy(state, "g6", "grunt")  # another enemy, so the kill does not clear the board
+    put(state, P1, "d4")
+    state.apply(P1, "shoot 2 d3")
+    assert state.vp == [vp, 0] and CELL["d3"] not in state.enemies
+
+
+def test_killing_the_boss_from_two_vp_is_a_win():
+    state = empty_board(new())
+    enemy(state, "d3", "boss", hp=1)
+    put(state, P1, "d4")
+    state.vp[P1] = 2
+    state.apply(P1, "shoot 2 d3")
+    assert state.outcome.winners == (P1,) and "12 VP" in state.outcome.reason
+
+
+def test_a_paralysed_player_still_places_an_enemy_when_chosen():
+    state = empty_board(new(enemy_deck=["heavy"]))
+    arm(state, P1, "paralysis_pistol")
+    put(state, P1, "a3")
+    put(state, P2, "g3")
+    state.apply(P1, "shoot 1 g3")  # P2: 9 HP and P1 one VP ahead: P2 places
+    state.apply(P1, "end")
+    assert state.phase == "placement" and state.to_move == (P2,)
+    state.apply(P2, "place d4")
+    assert state.enemies[CELL["d4"]].kind == "heavy" and state.to_move == (P1,)

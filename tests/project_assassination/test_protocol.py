@@ -4,11 +4,12 @@ import json
 import random
 from collections import Counter
 
-from pa_helpers import P1, P2, new, play
+from pa_helpers import P1, P2, new, play, stack
 
 import intrigue
 from intrigue.engine import Rng
 from intrigue.games.project_assassination import GAME
+from intrigue.games.project_assassination.board import COLLECTIBLE_DECK, ITEM_DECK
 
 
 def random_game(seed, stop=None, **options):
@@ -94,3 +95,97 @@ def test_determinize_keeps_known_cards_under_the_enemy_deck():
         sample = state.determinize(P1, Rng(i))
         assert sample.enemy_deck.bottom == ["boss"]
         assert sorted(sample.enemy_deck.pool) == ["heavy", "medic", "medic"]
+
+
+def fixed_deal(seed, **options):
+    """A game whose every deck, coin and first player is fixed by options: only the seed
+    (and so the generator's state) differs between two such games."""
+    return GAME.new(
+        players=2,
+        seed=seed,
+        first_player=0,
+        item_deck=stack(ITEM_DECK, "cover", "ambush"),
+        collectible_deck=stack(COLLECTIBLE_DECK, "grenade", "uzi", "health_pack"),
+        enemy_deck=["heavy", "medic", "boss", "heavy", "medic"],
+        coins=["heads", "tails"] * 30,
+        **options,
+    )
+
+
+def test_the_generator_never_reaches_a_view_or_an_event():
+    """Two games differing only in their seed look the same to everybody, step by step."""
+    for game_seed in range(6):
+        a, b = fixed_deal(1000 + game_seed), fixed_deal(2000 + game_seed)
+        assert a.rng.state != b.rng.state
+        rng = random.Random(game_seed)
+        while not a.is_over:
+            (seat,) = a.to_move
+            assert b.to_move == (seat,) and b.legal_actions(seat) == a.legal_actions(seat)
+            action = rng.choice(a.legal_actions(seat))
+            a.apply(seat, action)
+            b.apply(seat, action)
+            for viewer in (0, 1, None):
+                assert a.view(viewer) == b.view(viewer)
+        for viewer in (0, 1, None):
+            assert a.events(viewer) == b.events(viewer)
+        assert b.is_over and a.outcome == b.outcome
+
+
+def indistinguishable_pair():
+    """Two games at Player 2's first turn after one Collectible draw: the drawn card (a
+    Grenade) is the same, the unseen rest of every deck is ordered differently."""
+    a = GAME.new(
+        players=2,
+        seed=5,
+        first_player=0,
+        collectible_deck=["grenade", "sight", "uzi"],
+        item_deck=["cover"],
+        enemy_deck=["boss"],
+    )
+    b = GAME.new(
+        players=2,
+        seed=77,
+        first_player=0,
+        collectible_deck=["grenade", "shotgun"],
+        item_deck=["obstacle", "strategy"],
+        enemy_deck=["medic", "heavy"],
+    )
+    for state in (a, b):
+        play(state, "end", "draw collectible")
+    return a, b
+
+
+def test_deck_orders_the_seat_has_not_seen_do_not_change_its_view():
+    a, b = indistinguishable_pair()
+    assert a.coll_deck.top != b.coll_deck.top  # the next cards really differ
+    for viewer in (0, 1, None):
+        assert a.view(viewer) == b.view(viewer)
+        assert a.events(viewer) == b.events(viewer)
+
+
+def test_determinize_depends_only_on_what_the_seat_knows():
+    """Same generator seed + two states the seat cannot tell apart => identical samples."""
+    a, b = indistinguishable_pair()
+    for seat in (P1, P2):
+        for sample_seed in range(5):
+            sa = a.determinize(seat, Rng(sample_seed))
+            sb = b.determinize(seat, Rng(sample_seed))
+            assert sa.record().to_json() == sb.record().to_json()
+            # and they go on identically: every later draw comes from the fresh generator
+            rng = random.Random(sample_seed)
+            for _ in range(60):
+                if sa.is_over:
+                    break
+                (who,) = sa.to_move
+                action = rng.choice(sa.legal_actions(who))
+                sa.apply(who, action)
+                sb.apply(who, action)
+                assert sa.view(None) == sb.view(None)
+    for seed in range(8):
+        state = random_game(seed, stop=20 + 9 * seed)
+        for seat in (P1, P2):
+            twin = state.determinize(seat, Rng(seed + 100))
+            one = state.determinize(seat, Rng(7))
+            two = twin.determinize(seat, Rng(7))
+            assert one.record().to_json() == two.record().to_json()
+            assert one.rng.state == two.rng.state != state.rng.state

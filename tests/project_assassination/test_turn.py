@@ -302,3 +302,52 @@ def test_illegal_actions_leave_the_state_unchanged():
     assert (state.view(None), state.log_length) == before
     with pytest.raises(IllegalAction, match="not this seat's turn"):
         state.apply(P2, "end")
+
+
+def test_enemy_damage_is_taken_at_the_tunnel_exit_not_the_entrance():
+    state = empty_board(new())
+    enemy(state, "c2", "grunt")  # next to the exit b2
+    enemy(state, "d6", "heavy")  # covers the entrance b6 along row 6 (distance 2)
+    put(state, P1, "b7")
+    state.apply(P1, "move b6")
+    assert state.pos[P1] == CELL["b2"]
+    assert state.hp[P1] == 7  # only the grunt at the exit
+
+
+def test_boss_range_five_reaches_across_the_bar_unless_an_obstacle_stands_between():
+    state = empty_board(new())
+    enemy(state, "g4", "boss")
+    put(state, P1, "a3")
+    state.apply(P1, "move b3")  # not aligned with g4: safe
+    assert state.hp[P1] == 10
+    state.apply(P1, "move b4")  # five squares west of the boss
+    assert state.hp[P1] == 5
+    shielded = empty_board(new())
+    enemy(shielded, "g4", "boss")
+    obstacle(shielded, "e4")
+    put(shielded, P1, "b3")
+    shielded.apply(P1, "move b4")
+    assert shielded.hp[P1] == 10
+    far = empty_board(new())
+    enemy(far, "g4", "boss")
+    put(far, P1, "a3")
+    far.apply(P1, "move a4")  # six squares away (a heal point at full health)
+    assert far.hp[P1] == 10
+
+
+def test_the_view_says_whether_a_draw_is_still_open():
+    state = p2_turn()
+    assert state.view(P2)["turn"]["may_draw"]
+    state.reserve[P2] = ["cover"] * 5
+    state.ambushed[P2] = True
+    touch(state)
+    # full reserve and an ambushed point: no draw, whatever the stage
+    assert not {"draw item", "draw collectible"} & legal(state)
+    assert not state.view(P2)["turn"]["may_draw"]
+    state.ambushed[P2] = False
+    touch(state)
+    assert state.view(P2)["turn"]["may_draw"]
+    state.apply(P2, "draw collectible")
+    assert not state.view(P2)["turn"]["may_draw"]
+    first = new()
+    assert not first.view(P1)["turn"]["may_draw"]  # Player 1's first turn

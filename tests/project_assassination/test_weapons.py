@@ -297,3 +297,57 @@ def test_attacks_need_a_target():
     arm(state, P1, "sniper")
     put(state, P1, "d4")
     assert shots(state) == set()
+
+
+def test_muzzle_collected_onto_the_uzi_adds_one_damage():
+    state = empty_board(new())
+    arm(state, P1, "uzi")
+    put(state, P1, "a2")
+    state.points[P1] = ["muzzle"]
+    state.apply(P1, "move a1")
+    # two eligible weapons (the UZI and the uncovered Pistol): the player chooses
+    assert legal(state) == {"attach 1", "attach 2"}
+    state.apply(P1, "attach 1")
+    assert state.slots[0] == Weapon("uzi", muzzle=True) and state.pos[P1] == CELL["a7"]
+    enemy(state, "a4", "heavy")
+    state.apply(P1, "shoot 1 a4")
+    assert hp_of(state, "a4") == 2  # 1 + 1
+
+
+def test_muzzle_on_the_shotgun_hits_every_square_for_three():
+    state = empty_board(new())
+    arm(state, P1, Weapon("shotgun", muzzle=True))
+    put(state, P1, "d6")
+    enemy(state, "c5", "heavy")
+    enemy(state, "d5", "grunt")
+    put(state, P2, "e5")
+    state.apply(P1, "shoot 1 n")
+    assert hp_of(state, "c5") == 1 and CELL["d5"] not in state.enemies
+    assert state.hp[P2] == 7 and state.vp[P1] == 2  # the grunt's VP and one for the hit
+
+
+def test_shotgun_without_sight_does_not_reach_the_second_row():
+    state = empty_board(new())
+    arm(state, P1, "shotgun")
+    put(state, P1, "d6")
+    enemy(state, "d4", "grunt")
+    assert shots(state) == set()  # d4 lies only in the sighted pattern
+
+
+def test_uzi_picks_one_target_on_a_line():
+    state = empty_board(new())
+    arm(state, P1, "uzi")
+    put(state, P1, "d7")
+    enemy(state, "d6", "grunt")
+    enemy(state, "d5", "grunt")
+    state.apply(P1, "shoot 1 d5")
+    assert hp_of(state, "d5") == 1 and hp_of(state, "d6") == 2
+
+
+def test_paralysis_pistol_is_stopped_by_an_obstacle():
+    state = empty_board(new())
+    arm(state, P1, "paralysis_pistol")
+    put(state, P1, "a3")
+    obstacle(state, "d3")
+    put(state, P2, "g3")
+    assert "shoot 1 g3" not in shots(state) and "shoot 1 d3" in shots(state)

@@ -108,13 +108,22 @@ def _turn_view(state: AssassinationState) -> dict[str, Any] | None:
     return {
         "seat": state.current,
         "stage": ("draw", "items", "actions")[state.stage],
-        "may_draw": state.stage == 0 and state.turns > 0,
+        "may_draw": _may_draw(state),
         "actions_left": state.actions,
         "attacks_made": state.attacks,
         "attack_allowance": state.allowance(),
         "fired": [slot for slot in (1, 2) if state.fired & slot],
         "cover": state.cover,
     }
+
+
+def _may_draw(state: AssassinationState) -> bool:
+    """Whether a draw is still open this turn (the same test as the legal draw actions)."""
+    if state.phase != "turn" or state.stage != 0 or state.turns == 0:
+        return False
+    me = state.current
+    items = bool(state.item_deck) and len(state.reserve[me]) < MAX_RESERVE
+    return items or (bool(state.coll_deck) and not state.ambushed[me])
 
 
 def _prompt_view(state: AssassinationState) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""Project Assassination: the referee (seed 003, RULINGS Part 3, rulings PA-1..PA-52).
+"""Project Assassination: the referee (seed 003, RULINGS Part 3, rulings PA-1..PA-58).
 
 Two rival assassins on a 7x7 bar board. A round is Player 1's turn, Player 2's turn, then one
 enemy-placement phase and the Medics' healing. A turn is a sequence of small actions: an
@@ -11,18 +11,22 @@ c4``, ``teleport b7``). The placer answers ``place <cell>`` in the placement pha
 
 Everything is public but the deck orders (RULINGS §3.2); chance (shuffles, coins) comes only
 from the state's `Rng`, and options fix every random deal so tests can set up exact situations.
+
+The state is split over a few modules: `actions` (the action table), `pieces` (weapons,
+enemies, phases), `reach` (what a player could hit, where obstacles and enemies may go),
+`collect` (collecting cards and answering the prompts they raise), `explain` (the view and the
+reasons for refusals) and `belief` (determinization). This module holds the turn, the moves,
+the attacks, the rounds with their placement phase, and the end.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from operator import or_
-from typing import Any, NamedTuple
+from typing import Any
 
 from intrigue.engine import (
     MAX_TURNS,
     Action,
-    ActionTable,
     Game,
     IllegalAction,
     InvalidOption,
@@ -32,6 +36,27 @@ from intrigue.engine import (
     State,
 )
 
+from .actions import (
+    ACTIONS,
+    AMBUSH,
+    ATTACH,
+    CAGE,
+    COVER,
+    DECLINE,
+    DISCARD,
+    DRAW_COLLECTIBLE,
+    DRAW_ITEM,
+    END,
+    GRENADE,
+    MOVE,
+    OBSTACLE,
+    PLACE,
+    REPLACE,
+    SHOOT_AT,
+    SHOOT_DIR,
+    STRATEGY,
+    TELEPORT,
+)
 from .board import (
     BASE_ACTIONS,
     BETWEEN,
@@ -39,16 +64,11 @@ from .board import (
     CELL,
     CELLS,
     COLLECTIBLE_DECK,
-    DIRECTIONS,
     DISTANCE,
     ENEMY_DECK,
     ENEMY_STATS,
-    GRENADE_BLOCK,
-    GRENADE_CORNERS,
-    GRENADE_DAMAGE,
     HEAL_POINT_HP,
     HEAL_POINTS,
-    HEALTH_PACK_HP,
     ITEM_DECK,
     ITEMS,
     MAX_BOOTS,
@@ -57,8 +77,6 @@ from .board import (
     MEDIC_HEAL,
     NAMES,
     NEIGHBOURS,
-    NO_ENEMY,
-    NO_OBSTACLE,
     POINT,
     PRESET_COLLECTIBLES,
     PRESET_GRUNTS,
@@ -67,112 +85,34 @@ from .board import (
     SHOTGUN,
     SIZE,
     SPAWN,
-    STRATEGY_REACH,
     TUNNELS,
     WEAPON_STATS,
     WIN_VP,
-    manhattan,
 )
+from .collect import COLLECT_ORDER, Collecting
 from .deck import Deck
+from .pieces import (
+    CHOICE,
+    FOREVER,
+    NOBODY,
+    OVER,
+    PISTOL,
+    PLACEMENT,
+    TURN,
+    Enemy,
+    Weapon,
+    payload,
+)
+from .reach import Reach
 
 PLAYERS = 2
-NOBODY = -1
-FOREVER = 2  # caged_by value of a permanent cage (PA-16, option cage=permanent)
-TURN, CHOICE, PLACEMENT, OVER = "turn", "choice", "placement", "over"
 HEAL_BIT = {cell: 1 << i for i, cell in enumerate(HEAL_POINTS)}
 ATTACK = {kind: (e.range, e.damage) for kind, e in ENEMY_STATS.items()}  # reach 0: never
 REACH = {kind: w.range for kind, w in WEAPON_STATS.items()}
-OBSTACLE_OK = tuple(c for c in range(CELLS) if not NO_OBSTACLE[c])
 # LINES[cell][reach]: the four rays out of ``cell`` cut to ``reach`` squares (empty ones dropped).
 LINES = tuple(
     tuple(tuple(ray[:reach] for ray in RAYS[c].values() if ray) for reach in range(SIZE + 2))
     for c in range(CELLS)
-)
-
-# Order in which the cards on a rendezvous point are used (PA-35): weapons first so a Sight or
-# Muzzle collected with them can go on them; weapons keep the order they were placed in.
-COLLECT_ORDER = {
-    "uzi": 0,
-    "shotgun": 0,
-    "paralysis_pistol": 0,
-    "sniper": 0,
-    "boot": 1,
-    "sight": 2,
-    "muzzle": 2,
-    "health_pack": 3,
-    "loot_crate": 4,
-    "cage": 5,
-    "grenade": 6,
-}
-
-
-def _payload(**data: Any) -> dict[str, Any]:
-    """An event payload with fresh lists: log entries keep tuples, readers get lists."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
-
-
-class Weapon(NamedTuple):
-    kind: str
-    sight: bool = False
-    muzzle: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "sight": self.sight, "muzzle": self.muzzle}
-
-
-class Enemy(NamedTuple):
-    kind: str
-    hp: int
-    paralysed_by: int = NOBODY  # seat whose next turn ends the paralysis
-    caged_by: int = NOBODY  # seat whose next turn ends the cage (FOREVER: permanent)
-
-
-PISTOL = Weapon("pistol")
-
-# -- the action table ----------------------------------------------------------------------
-DRAW = {deck: Action("draw", deck) for deck in ("item", "collectible")}
-DRAW_ITEM, DRAW_COLLECTIBLE = DRAW["item"], DRAW["collectible"]
-DISCARD = {kind: Action("discard", kind) for kind in ITEMS}
-OBSTACLE = tuple(Action("obstacle", NAMES[c]) for c in range(CELLS))
-STRATEGY = {
-    (src, dst): Action("strategy", NAMES[src], NAMES[dst])
-    for src in range(CELLS)
-    for dst, _ in STRATEGY_REACH[src]
-}
-AMBUSH = Action("ambush")
-COVER = Action("cover")
-MOVE = tuple(Action("move", NAMES[c]) for c in range(CELLS))
-SHOOT_AT = {slot: tuple(Action("shoot", slot, NAMES[c]) for c in range(CELLS)) for slot in (1, 2)}
-SHOOT_DIR = {slot: {d: Action("shoot", slot, d) for d in DIRECTIONS} for slot in (1, 2)}
-END = Action("end")
-REPLACE = {slot: Action("replace", slot) for slot in (1, 2)}
-DECLINE = Action("decline")
-ATTACH = {slot: Action("attach", slot) for slot in (1, 2)}
-CAGE = tuple(Action("cage", NAMES[c]) for c in range(CELLS))
-GRENADE = {c: Action("grenade", NAMES[c]) for c in GRENADE_CORNERS}
-TELEPORT = tuple(Action("teleport", NAMES[c]) for c in range(CELLS))
-PLACE = tuple(Action("place", NAMES[c]) for c in range(CELLS))
-
-ACTIONS = ActionTable(
-    [
-        *DRAW.values(),
-        *DISCARD.values(),
-        *OBSTACLE,
-        *STRATEGY.values(),
-        AMBUSH,
-        COVER,
-        *MOVE,
-        *(a for slot in (1, 2) for a in SHOOT_AT[slot]),
-        *(a for slot in (1, 2) for a in SHOOT_DIR[slot].values()),
-        END,
-        *REPLACE.values(),
-        DECLINE,
-        *ATTACH.values(),
-        *CAGE,
-        *GRENADE.values(),
-        *TELEPORT,
-        *PLACE,
-    ]
 )
 
 
@@ -278,7 +218,7 @@ class ProjectAssassination(Game):
         return describe_event(event, view)
 
 
-class AssassinationState(State):
+class AssassinationState(Collecting, Reach, State):
     """One game of Project Assassination. Seats 0 and 1; the coin decides who is Player 1."""
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
@@ -398,15 +338,6 @@ class AssassinationState(State):
             or cell == self.pos[0]
             or cell == self.pos[1]
         )
-
-    def _clear_line(self, a: int, b: int, reach: int) -> bool:
-        """Whether b is within range ``reach`` of a (PA-6: same line, no obstacle between)."""
-        k = a * CELLS + b
-        d = DISTANCE[k]
-        if not 0 < d <= reach:
-            return False
-        obst = self.obst
-        return not any(obst[m] for m in BETWEEN[k])  # type: ignore[union-attr]
 
     def _is_target(self, cell: int, opp: int) -> bool:
         e = self.enemies.get(cell)
@@ -537,13 +468,6 @@ class AssassinationState(State):
                         if e is not None and e.caged_by == NOBODY:
                             acts.append(shoot[c])
 
-    def _blast(self, cells: tuple[int, int, int, int], sight: bool) -> tuple[int, ...]:
-        """The squares a shotgun blast hits (PA-9): the front row, plus beyond with a Sight."""
-        front, side1, side2, beyond = cells
-        if sight and front >= 0 and not self.obst[front]:
-            return (front, side1, side2, beyond)
-        return (front, side1, side2)
-
     def _choice_actions(self, me: int) -> list[Action]:
         kind, card = self.prompt  # type: ignore[misc]
         if kind == "weapon":
@@ -557,115 +481,6 @@ class AssassinationState(State):
         if kind == "grenade":
             return list(GRENADE.values())
         return [TELEPORT[c] for c in self.teleports]
-
-    # -- placement legality -----------------------------------------------------------------
-    def obstacle_squares(self) -> list[int]:
-        """Where an Obstacle card may go (PA-28)."""
-        taken = {*self.enemies, *self.loose, *self.pos}
-        obst = self.obst
-        return [c for c in OBSTACLE_OK if not obst[c] and c not in taken]
-
-    def threat(self, seat: int, mask: list[bool] | None = None) -> list[bool]:
-        """Squares ``seat`` could hit right now with any weapon he holds (PA-18, PA-43).
-
-        Marks them in ``mask`` when given (a fresh all-False list otherwise).
-        """
-        if mask is None:
-            mask = [False] * CELLS
-        p = self.pos[seat]
-        obst = self.obst
-        for slot in (1, 2):
-            w = self.weapon(seat, slot)
-            if w is None:
-                continue
-            if w.kind == "shotgun":
-                for cells in SHOTGUN[p].values():
-                    for c in self._blast(cells, w.sight):
-                        if c >= 0:
-                            mask[c] = True
-            elif w.kind == "sniper":
-                for ray in RAYS[p].values():
-                    for c in ray:
-                        mask[c] = True
-            else:
-                reach = WEAPON_STATS[w.kind].range + w.sight
-                for ray in RAYS[p].values():
-                    for c in ray[:reach]:
-                        mask[c] = True
-                        if obst[c]:
-                            break
-        return mask
-
-    def enemy_forbidden(self, kind: str) -> list[bool]:
-        """PA-18 for every square at once: True where this enemy may not be placed.
-
-        Skull-crossed or occupied squares, squares either player could hit, and squares from
-        which a player would be within the enemy's range (range is symmetric: walk the rays
-        out of each player).
-        """
-        obst = self.obst
-        mask = list(map(or_, NO_ENEMY, obst))
-        for c in self.enemies:
-            mask[c] = True
-        for c in self.loose:
-            mask[c] = True
-        reach = ENEMY_STATS[kind].range
-        for seat in (0, 1):
-            p = self.pos[seat]
-            mask[p] = True
-            self.threat(seat, mask)
-            if reach:
-                for ray in RAYS[p].values():
-                    for c in ray[:reach]:
-                        mask[c] = True
-                        if obst[c]:
-                            break
-        return mask
-
-    def enemy_squares(self, kind: str) -> list[int]:
-        mask = self.enemy_forbidden(kind)
-        return [c for c in range(CELLS) if not mask[c]]
-
-    def strategy_moves(self) -> list[tuple[int, int]]:
-        """(from, to) pushes a Strategy card allows (PA-27, PA-42)."""
-        moves = []
-        forbidden: dict[str, list[bool]] = {}
-        enemies, obst, pos = self.enemies, self.obst, self.pos
-
-        def passable(m: int) -> bool:
-            return not (obst[m] or m in enemies or m == pos[0] or m == pos[1])
-
-        sources = [c for c, e in enemies.items() if e.caged_by == NOBODY]
-        sources += [c for c in range(CELLS) if obst[c]]
-        for src in sources:
-            enemy = enemies.get(src)
-            for dst, paths in STRATEGY_REACH[src]:
-                if not self._free(dst):
-                    continue
-                if enemy is None:
-                    if NO_OBSTACLE[dst]:
-                        continue
-                else:
-                    if enemy.kind not in forbidden:
-                        forbidden[enemy.kind] = self.enemy_forbidden(enemy.kind)
-                    if forbidden[enemy.kind][dst]:
-                        continue
-                if any(all(passable(m) for m in path) for path in paths):
-                    moves.append((src, dst))
-        return moves
-
-    def _mod_slots(self, seat: int, card: str) -> list[int]:
-        """Slots whose weapon can take this Sight or Muzzle (PA-12, PA-36)."""
-        out = []
-        for slot in (1, 2):
-            w = self.weapon(seat, slot)
-            if (
-                w is not None
-                and WEAPON_STATS[w.kind].moddable
-                and not (w.sight if card == "sight" else w.muzzle)
-            ):
-                out.append(slot)
-        return out
 
     # -- playing ----------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
@@ -721,7 +536,7 @@ class AssassinationState(State):
         else:  # cover
             self.cover = True
             self.item_discard.append(verb)
-        self._emit_lazy("item", None, partial(_payload, seat=seat, card=verb, cells=args))
+        self._emit_lazy("item", None, partial(payload, seat=seat, card=verb, cells=args))
 
     # -- moving -----------------------------------------------------------------------------
     def _move(self, seat: int, cell: int) -> None:
@@ -732,14 +547,14 @@ class AssassinationState(State):
         if cell == self.point(seat):
             cards = self.points[seat]
             self.points[seat] = []
-            self._emit_lazy("collect", None, partial(_payload, seat=seat, cards=tuple(cards)))
+            self._emit_lazy("collect", None, partial(payload, seat=seat, cards=tuple(cards)))
             self.queue = sorted(cards, key=COLLECT_ORDER.__getitem__)
             self.then_teleport = True
             self._resume(seat)
             return
         loose = self.loose.pop(cell, None)
         if loose is not None:
-            self._emit_lazy("collect", None, partial(_payload, seat=seat, cards=(loose,)))
+            self._emit_lazy("collect", None, partial(payload, seat=seat, cards=(loose,)))
             self.queue = [loose]
             self.then_teleport = False
             self._resume(seat)
@@ -774,175 +589,6 @@ class AssassinationState(State):
                 return
         if self.actions == 0:
             self._end_turn()
-
-    # -- collecting ---------------------------------------------------------------------------
-    def _resume(self, seat: int) -> None:
-        """Use the collected cards in order; stop at a prompt; then teleport (PA-21/22/35)."""
-        while self.queue:
-            card = self.queue.pop(0)
-            if not self._collect(seat, card):
-                self.phase = CHOICE
-                return
-            if self._outcome is not None:
-                return
-        self.phase = TURN
-        self.prompt = None
-        if self.then_teleport:
-            self.then_teleport = False
-            if not self._teleport(seat):
-                return
-        self._after_move(seat, heal=False)
-
-    def _collect(self, seat: int, card: str) -> bool:
-        """Use one collected card; False when the player must choose something first."""
-        if card in WEAPON_STATS:
-            return self._equip(seat, card)
-        if card == "boot":
-            if self.boots[seat] < MAX_BOOTS:
-                self.boots[seat] += 1
-                self._emit("boot", seat=seat, boots=self.boots[seat])
-            else:
-                self.coll_discard.append(card)  # boots are identical: no choice (PA-11)
-            return True
-        if card in ("sight", "muzzle"):
-            slots = self._mod_slots(seat, card)
-            if len(slots) == 1:
-                self._attach(seat, card, slots[0])
-            elif not slots:
-                self.coll_discard.append(card)
-                self._emit("wasted", seat=seat, card=card)
-            else:
-                self.prompt = ("attach", card)
-                return False
-            return True
-        if card == "health_pack":
-            if self.hp[seat] < MAX_HP:
-                self.hp[seat] = min(MAX_HP, self.hp[seat] + HEALTH_PACK_HP)
-                self.coll_discard.append(card)
-                self._emit("heal", seat=seat, hp=self.hp[seat], source="health pack")
-            else:
-                self.points[seat].append(card)  # stays on the point (PA-21, PA-25)
-            return True
-        if card == "loot_crate":
-            return self._loot(seat)
-        if card == "cage":
-            if any(e.caged_by == NOBODY for e in self.enemies.values()):
-                self.prompt = ("cage", card)
-                return False
-            self.coll_discard.append(card)
-            self._emit("wasted", seat=seat, card=card)
-            return True
-        self.prompt = ("grenade", card)
-        return False
-
-    def _equip(self, seat: int, card: str) -> bool:
-        for i in (0, 1):
-            if self.slots[2 * seat + i] is None:
-                self.slots[2 * seat + i] = Weapon(card)
-                self._emit("equip", seat=seat, weapon=card, slot=i + 1)
-                self._update_slots(seat)
-                return True
-        self.prompt = ("weapon", card)
-        return False
-
-    def _update_slots(self, seat: int) -> None:
-        if self.slots[2 * seat] is not None and self.slots[2 * seat + 1] is not None:
-            self.two_slots = True
-
-    def _attach(self, seat: int, card: str, slot: int) -> None:
-        w = self.weapon(seat, slot)
-        assert w is not None
-        w = w._replace(sight=True) if card == "sight" else w._replace(muzzle=True)
-        if self.slots[2 * seat + slot - 1] is None:
-            self.pistol[seat] = w
-        else:
-            self.slots[2 * seat + slot - 1] = w
-        self._emit("attach", seat=seat, card=card, slot=slot, weapon=w.kind)
-
-    def _loot(self, seat: int) -> bool:
-        discard = self.item_discard
-        self.coll_discard.append("loot_crate")
-        if not discard:
-            self._emit("wasted", seat=seat, card="loot_crate")
-            return True
-        taken = [discard.pop() for _ in range(min(2, len(discard)))]
-        self.reserve[seat].extend(taken)
-        self._emit_lazy("loot", None, partial(_payload, seat=seat, cards=tuple(taken)))
-        if len(self.reserve[seat]) > MAX_RESERVE:
-            self.prompt = ("loot", "loot_crate")
-            return False
-        return True
-
-    def _discard_weapon(self, w: Weapon) -> None:
-        """A weapon leaves with its Sight and Muzzle (PA-11); the Sniper has its own pile."""
-        (self.sniper_discard if w.kind == "sniper" else self.coll_discard).append(w.kind)
-        self.coll_discard.extend(m for m, on in (("sight", w.sight), ("muzzle", w.muzzle)) if on)
-
-    def _answer(self, seat: int, verb: str, args: tuple[Any, ...]) -> None:
-        kind, card = self.prompt  # type: ignore[misc]
-        if kind == "teleport":
-            self.prompt = None
-            self.phase = TURN
-            self.pos[seat] = CELL[args[0]]
-            self._emit("teleport", seat=seat, to=args[0])
-            self._after_move(seat, heal=False)
-            return
-        if kind == "weapon":
-            if verb == "decline":
-                self._discard_weapon(Weapon(card))
-                self._emit("decline", seat=seat, weapon=card)
-            else:
-                i = 2 * seat + args[0] - 1
-                self._discard_weapon(self.slots[i])  # type: ignore[arg-type]
-                self._emit("replace", seat=seat, slot=args[0], old=self.slots[i].kind, new=card)  # type: ignore[union-attr]
-                self.slots[i] = Weapon(card)
-                self._update_slots(seat)
-        elif kind == "attach":
-            self._attach(seat, card, args[0])
-        elif kind == "loot":
-            self.reserve[seat].remove(args[0])
-            self.item_discard.append(args[0])
-            self._emit("discard", seat=seat, card=args[0])
-            if len(self.reserve[seat]) > MAX_RESERVE:
-                return
-        elif kind == "cage":
-            cell = CELL[args[0]]
-            by = FOREVER if self.options["cage"] == "permanent" else seat
-            self.enemies[cell] = self.enemies[cell]._replace(caged_by=by)
-            self.marked += 1
-            self.coll_discard.append(card)
-            self._emit("cage", seat=seat, at=args[0])
-            if self._check_end():
-                return
-        else:  # grenade
-            self.coll_discard.append(card)
-            self._emit("grenade", seat=seat, at=args[0])
-            for c in GRENADE_BLOCK[CELL[args[0]]]:
-                self._hit(seat, c, GRENADE_DAMAGE, grenade=True)
-            if self._check_end():
-                return
-        self.prompt = None
-        self._resume(seat)
-
-    def _teleport(self, seat: int) -> bool:
-        """Back to spawn after a rendezvous point; a choice when the spawn is taken (PA-44)."""
-        spawn = self.spawn(seat)
-        if spawn != self.pos[1 - seat]:
-            self.pos[seat] = spawn
-            self._emit("teleport", seat=seat, to=NAMES[spawn])
-            return True
-        points = (POINT[1], POINT[2])
-        free = [c for c in range(CELLS) if self._free(c) and c not in points]
-        best = min(manhattan(spawn, c) for c in free)
-        nearest = tuple(c for c in free if manhattan(spawn, c) == best)
-        if len(nearest) == 1:
-            self.pos[seat] = nearest[0]
-            self._emit("teleport", seat=seat, to=NAMES[nearest[0]])
-            return True
-        self.teleports = nearest
-        self.prompt = ("teleport", "")
-        self.phase = CHOICE
-        return False
 
     # -- attacking --------------------------------------------------------------------------
     def _shoot(self, seat: int, slot: int, aim: str) -> None:
