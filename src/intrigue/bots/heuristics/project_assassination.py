@@ -1,0 +1,400 @@
+"""A Project Assassination player built on the seed's advice, working from its seat's view alone.
+
+The seed's strategy in a sentence: arm yourself (the UZIs, Boots and the Sniper lie on the
+board; Collectibles wait on your rendezvous point), kill enemies for VP and shoot your rival
+when you can, and never walk into an enemy's range without a reason, since that is how most
+assassins die. So, at each decision:
+
+* **shoot** when a shot is worth it: a kill (its VP), damage on an enemy, a hit on the rival
+  (1 VP, a win when it kills him or brings the 12th VP); the single-use Sniper waits for a
+  shot worth at least two kills' worth;
+* otherwise **move** to the square whose *prospects* are best: every goal (a card on the board,
+  your loaded rendezvous point, a heal point when hurt, a square from which one of your weapons
+  reaches an enemy or the rival) is worth its value, discounted by the cost of the cheapest way
+  there, where every square an enemy covers costs its damage (and a deadly one is a wall);
+* draw a Collectible first (weapons and boots are what win), play Cover before walking into
+  danger and Ambush at once; place enemies near the rival and far from yourself.
+
+Only public board data (`intrigue.games.project_assassination.board`) and the view are used.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from intrigue.engine import Action
+from intrigue.games.project_assassination.board import (
+    BETWEEN,
+    CELL,
+    CELLS,
+    DISTANCE,
+    ENEMY_STATS,
+    GRENADE_BLOCK,
+    GRENADE_DAMAGE,
+    HEAL_POINTS,
+    MAX_HP,
+    NEIGHBOURS,
+    RAYS,
+    SHOTGUN,
+    TUNNELS,
+    WEAPON_STATS,
+    WIN_VP,
+    manhattan,
+)
+
+from ..base import RandomSource
+
+WIN = 1000.0  # a move that wins (or avoids losing) outweighs everything else
+HP_VALUE = 0.45  # one hit point is worth about half a VP
+DISCOUNT = 0.8  # a goal one step further away is worth this much less
+SHOOT_THRESHOLD = 0.4  # a shot worth less than this is not worth an action
+SNIPER_THRESHOLD = 2.5
+WEAPON_RANK = {"pistol": 0, "paralysis_pistol": 2, "uzi": 3, "shotgun": 3, "sniper": 4}
+DISCARD_ORDER = ("obstacle", "strategy", "ambush", "cover")
+
+
+class Table:
+    """The board as the view shows it, with the questions the policy asks of it."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.me = view["seat"]
+        self.rival = 1 - self.me
+        players = view["players"]
+        self.my = players[self.me]
+        self.their = players[self.rival]
+        self.pos = CELL[self.my["cell"]]
+        self.rival_pos = CELL[self.their["cell"]]
+        self.obstacles = {CELL[c] for c in view["obstacles"]}
+        self.enemies = {CELL[e["cell"]]: e for e in view["enemies"]}
+        self.loose = {CELL[c]: card for c, card in view["loose"].items()}
+        self.my_point = CELL[self.my["point"]]
+        self.rival_point = CELL[self.their["point"]]
+        self.hp = self.my["hp"]
+        self._danger: dict[int, int] = {}
+
+    # -- what hurts ---------------------------------------------------------------------------
+    def clear(self, a: int, b: int) -> bool:
+        between = BETWEEN[a * CELLS + b]
+        return between is not None and not any(m in self.obstacles for m in between)
+
+    def danger(self, cell: int) -> int:
+        """Damage the enemies deal to a player whose move ends on ``cell`` (RULINGS PA-7)."""
+        if cell not in self._danger:
+            total = 0
+            for ec, e in self.enemies.items():
+                reach = ENEMY_STATS[e["kind"]].range
+                d = DISTANCE[ec * CELLS + cell]
+                if not e["paralysed"] and 0 < d <= reach and self.clear(ec, cell):
+                    total += ENEMY_STATS[e["kind"]].damage
+            self._danger[cell] = total
+        return self._danger[cell]
+
+    def penalty(self, damage: int) -> float:
+        if damage <= 0:
+            return 0.0
+        if damage >= self.hp:
+            return WIN
+        low = 2.0 if self.hp - damage <= 4 else 1.0
+        return damage * HP_VALUE * low
+
+    # -- weapons ------------------------------------------------------------------------------
+    def weapons(self, who: dict[str, Any]) -> list[dict[str, Any]]:
+        """The weapons a player can fire (the Pistol while slot 2 is uncovered)."""
+        out = [w for w in who["weapons"] if w is not None]
+        if who["pistol"]["usable"]:
+            out.append(who["pistol"])
+        return out
+
+    def hits(self, cell: int, weapon: dict[str, Any], aim: str) -> tuple[int, ...]:
+        """The squares a shot from ``cell`` hits: ``aim`` is a square or a direction."""
+        kind = weapon["kind"]
+        if kind == "shotgun":
+            front, side1, side2, beyond = SHOTGUN[cell][aim]
+            cells = [front, side1, side2]
+            if weapon["sight"] and front >= 0 and front not in self.obstacles:
+                cells.append(beyond)
+            return tuple(c for c in cells if c >= 0)
+        if kind == "sniper":
+            return RAYS[cell][aim]
+        return (CELL[aim],)
+
+    def reach(self, cell: int, weapon: dict[str, Any]) -> set[int]:
+        """Every square the weapon could hit from ``cell``."""
+        kind = weapon["kind"]
+        out: set[int] = set()
+        if kind == "shotgun":
+            for d in SHOTGUN[cell]:
+                out.update(self.hits(cell, weapon, d))
+            return out
+        if kind == "sniper":
+            for ray in RAYS[cell].values():
+                out.update(ray)
+            return out
+        span = WEAPON_STATS[kind].range + weapon["sight"]
+        for ray in RAYS[cell].values():
+            for c in ray[:span]:
+                out.add(c)
+                if c in self.obstacles:
+                    break
+        return out
+
+    # -- what a hit is worth ----------------------------------------------------------------
+    def hit_value(self, cells: tuple[int, ...], damage: int, me_too: bool = False) -> float:
+        value = 0.0
+        vp = self.my["vp"]
+        for c in cells:
+            if c == self.rival_pos:
+                vp += 1
+                value += 1.0 + damage * HP_VALUE
+                if damage >= self.their["hp"]:
+                    value += WIN
+            if me_too and c == self.pos:
+                value -= self.penalty(damage) + 0.5
+            e = self.enemies.get(c)
+            if e is not None and not e["caged"]:
+                worth = ENEMY_STATS[e["kind"]].vp
+                if damage >= e["hp"]:
+                    vp += worth
+                    value += worth + 0.5  # a kill also clears the way
+                else:
+                    value += worth * damage / ENEMY_STATS[e["kind"]].hp * 0.6
+            if c in self.obstacles:
+                value += 0.05
+        if vp >= WIN_VP > self.my["vp"]:
+            value += WIN
+        return value
+
+    def target_value(self, cell: int, damage: int) -> float:
+        """What standing where you can shoot ``cell`` is worth (a goal for movement)."""
+        if cell == self.rival_pos:
+            return 1.2 + (WIN / 10 if damage >= self.their["hp"] else 0.0)
+        e = self.enemies.get(cell)
+        if e is None or e["caged"]:
+            return 0.0
+        worth = ENEMY_STATS[e["kind"]].vp
+        return worth * (1.0 if damage >= e["hp"] else 0.5)
+
+    # -- goals and paths ----------------------------------------------------------------------
+    def goals(self) -> dict[int, float]:
+        """Squares worth reaching, with their value."""
+        goals: dict[int, float] = {}
+
+        def add(cell: int, value: float) -> None:
+            if value > goals.get(cell, 0.0):
+                goals[cell] = value
+
+        collected = sum(w is not None for w in self.my["weapons"])
+        for cell, card in self.loose.items():
+            if card == "sniper":
+                add(cell, 3.0)
+            elif card == "uzi":
+                add(cell, 2.5 if collected < 2 else 0.3)
+            elif card == "boot":
+                add(cell, 2.0 if self.my["boots"] < 2 else 0.1)
+        if not self.my["ambushed"]:
+            add(self.my_point, self.point_value(collected))
+        if self.hp <= MAX_HP - 3:
+            for cell in HEAL_POINTS:
+                add(cell, (MAX_HP - self.hp) * 0.25)
+        for weapon in self.weapons(self.my):
+            if weapon["kind"] == "sniper":
+                continue  # it waits for a shot that comes along (see SNIPER_THRESHOLD)
+            damage = WEAPON_STATS[weapon["kind"]].damage + weapon["muzzle"]
+            targets = [self.rival_pos, *(c for c, e in self.enemies.items() if not e["caged"])]
+            for target in targets:
+                value = self.target_value(target, damage)
+                if value <= 0:
+                    continue
+                for cell in self.firing_squares(target, weapon):
+                    add(cell, value)
+        return goals
+
+    def point_value(self, collected: int) -> float:
+        value = 0.0
+        for card in self.my["point_cards"]:
+            if card in WEAPON_RANK:
+                value += 2.0 if collected < 2 else 0.8
+            elif card == "health_pack":
+                value += min(5, MAX_HP - self.hp) * HP_VALUE
+            elif card == "boot":
+                value += 1.5 if self.my["boots"] < 2 else 0.0
+            elif card == "grenade":
+                value += 1.5
+            else:
+                value += 0.6
+        return value
+
+    def firing_squares(self, target: int, weapon: dict[str, Any]) -> list[int]:
+        """Squares from which ``weapon`` would hit ``target`` (reach is symmetric on lines)."""
+        kind = weapon["kind"]
+        if kind == "shotgun":
+            return [
+                c for c in range(CELLS) if c != target and max(_dx(c, target), _dy(c, target)) == 1
+            ]
+        span = WEAPON_STATS[kind].range + weapon["sight"]
+        out = []
+        for ray in RAYS[target].values():
+            for c in ray[:span]:
+                if c in self.obstacles:
+                    break
+                out.append(c)
+        return out
+
+    def blocked(self, cell: int) -> bool:
+        return (
+            cell in self.obstacles
+            or cell in self.enemies
+            or cell == self.rival_pos
+            or cell == self.rival_point
+            or (cell == self.my_point and self.my["ambushed"])
+        )
+
+    def arrive(self, cell: int) -> int:
+        """Where a step onto ``cell`` ends (tunnels; the point sends you home, PA-21/23)."""
+        partner = TUNNELS.get(cell)
+        if partner is not None and partner != self.rival_pos:
+            return partner
+        return cell
+
+    def costs(self, start: int) -> dict[int, float]:
+        """Cheapest way from ``start`` to every square: 1 a step, plus the damage taken."""
+        best = {start: 0.0}
+        todo = [(0.0, start)]
+        while todo:
+            cost, cell = heapq.heappop(todo)
+            if cost > best.get(cell, WIN) or cell == self.my_point:
+                continue  # the point teleports you away: a goal, not a way through
+            for n in NEIGHBOURS[cell]:
+                if self.blocked(n):
+                    continue
+                to = self.arrive(n)
+                step = cost + 1.0 + self.penalty(self.danger(to))
+                if step < best.get(to, WIN):
+                    best[to] = step
+                    heapq.heappush(todo, (step, to))
+        return best
+
+    def prospects(self, cell: int, goals: dict[int, float]) -> float:
+        costs = self.costs(cell)
+        return max(
+            (value * DISCOUNT ** costs[g] for g, value in goals.items() if g in costs),
+            default=0.0,
+        )
+
+
+def _dx(a: int, b: int) -> int:
+    return abs(a % 7 - b % 7)
+
+
+def _dy(a: int, b: int) -> int:
+    return abs(a // 7 - b // 7)
+
+
+# -- the policy -------------------------------------------------------------------------------
+def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
+    """The heuristic move for the phase the view is in."""
+    table = Table(view)
+    phase = view["phase"]
+    if phase == "placement":
+        return _place(table, legal_actions)
+    if phase == "choice":
+        return _answer(table, view["prompt"]["kind"], view["prompt"]["card"], legal_actions)
+    return _turn(table, legal_actions, rng)
+
+
+def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:
+    by_verb: dict[str, list[Action]] = {}
+    for action in legal:
+        by_verb.setdefault(action.verb, []).append(action)
+    draws = {a.args[0]: a for a in by_verb.get("draw", [])}
+    if "collectible" in draws:
+        return draws["collectible"]
+    if "item" in draws:
+        return draws["item"]
+    if "ambush" in by_verb:
+        return by_verb["ambush"][0]
+    shot, shot_value = _best_shot(table, by_verb.get("shoot", []))
+    if shot is not None and shot_value >= SHOOT_THRESHOLD:
+        return shot
+    moves = by_verb.get("move", [])
+    if moves:
+        goals = table.goals()
+        here = table.prospects(table.pos, goals)
+        scored = []
+        for move in moves:
+            cell = CELL[move.args[0]]
+            to = table.arrive(cell)
+            damage = table.danger(to)
+            score = goals.get(cell, 0.0) if cell == table.my_point else 0.0
+            score += table.prospects(to, goals) - table.penalty(damage)
+            scored.append((score, rng.random(), move))
+        score, _, move = max(scored, key=lambda s: (s[0], s[1]))
+        if score > here + 0.01:
+            if "cover" in by_verb and table.danger(table.arrive(CELL[move.args[0]])) > 0:
+                return by_verb["cover"][0]
+            return move
+    return next(a for a in legal if a.verb == "end")
+
+
+def _best_shot(table: Table, shots: list[Action]) -> tuple[Action | None, float]:
+    best: tuple[Action | None, float] = (None, 0.0)
+    for shot in shots:
+        slot, aim = shot.args
+        weapon = _weapon(table, slot)
+        damage = WEAPON_STATS[weapon["kind"]].damage + weapon["muzzle"]
+        value = table.hit_value(table.hits(table.pos, weapon, aim), damage)
+        if weapon["kind"] == "sniper" and value < SNIPER_THRESHOLD:
+            continue
+        if weapon["kind"] == "paralysis_pistol" and aim == table.their["cell"]:
+            value += 1.0  # the rival also loses his next turn
+        if value > best[1]:
+            best = (shot, value)
+    return best
+
+
+def _weapon(table: Table, slot: Any) -> dict[str, Any]:
+    w = table.my["weapons"][int(slot) - 1]
+    return table.my["pistol"] if w is None else w
+
+
+def _answer(table: Table, kind: str, card: str | None, legal: list[Action]) -> Action:
+    if kind == "weapon":
+        ranks = [WEAPON_RANK[w["kind"]] for w in table.my["weapons"]]
+        worst = min(range(2), key=lambda i: ranks[i])
+        if card is not None and WEAPON_RANK[card] > ranks[worst]:
+            return next(a for a in legal if a.verb == "replace" and a.args[0] == worst + 1)
+        return next(a for a in legal if a.verb == "decline")
+    if kind == "attach":
+        return max(legal, key=lambda a: WEAPON_RANK[_weapon(table, a.args[0])["kind"]])
+    if kind == "loot":
+        cards = {a.args[0]: a for a in legal}
+        return next(cards[c] for c in DISCARD_ORDER if c in cards)
+    if kind == "cage":
+        # a caged enemy cannot be shot: cage the one the rival is best placed to kill
+        def denial(action: Action) -> float:
+            cell = CELL[action.args[0]]
+            e = table.enemies[cell]
+            return ENEMY_STATS[e["kind"]].vp - 0.3 * manhattan(cell, table.rival_pos)
+
+        return max(legal, key=denial)
+    if kind == "grenade":
+
+        def blast(action: Action) -> float:
+            cells = GRENADE_BLOCK[CELL[action.args[0]]]
+            return table.hit_value(cells, GRENADE_DAMAGE, me_too=True)
+
+        return max(legal, key=blast)
+    # teleport: the square where the enemies hurt least, nearest the goals otherwise
+    return min(legal, key=lambda a: table.danger(CELL[a.args[0]]))
+
+
+def _place(table: Table, legal: list[Action]) -> Action:
+    """Put the enemy in the rival's way and out of yours."""
+
+    def score(action: Action) -> float:
+        cell = CELL[action.args[0]]
+        return manhattan(cell, table.pos) * 0.7 - manhattan(cell, table.rival_pos)
+
+    return max(legal, key=score)
