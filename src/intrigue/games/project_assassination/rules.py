@@ -189,35 +189,6 @@ OPTIONS = (
 )
 
 
-class ProjectAssassination(Game):
-    """Two assassins, a bar full of gang members, items, collectibles and one sniper rifle."""
-
-    id = "project-assassination"
-    name = "Project Assassination"
-    summary = "Two rival assassins clear a 7x7 bar of gangsters: 12 VP, a kill, or the most VP."
-    player_counts = (PLAYERS,)
-    options = OPTIONS
-    action_table = ACTIONS
-
-    def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> AssassinationState:
-        return AssassinationState(self, players, seed, options)
-
-    def describe_action(self, action: Action, view: dict[str, Any]) -> str:
-        from .render import describe_action
-
-        return describe_action(action, view)
-
-    def render(self, view: dict[str, Any]) -> Any:
-        from .render import render_view
-
-        return render_view(view)
-
-    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
-        from .render import describe_event
-
-        return describe_event(event, view)
-
-
 class AssassinationState(Collecting, Reach, State):
     """One game of Project Assassination. Seats 0 and 1; the coin decides who is Player 1."""
 
@@ -846,3 +817,15 @@ class AssassinationState(Collecting, Reach, State):
         from .belief import determinize
 
         return determinize(self, seat, rng)
+
+
+class ProjectAssassination(Game):
+    """Two assassins, a bar full of gang members, items, collectibles and one sniper rifle."""
+
+    id = "project-assassination"
+    name = "Project Assassination"
+    summary = "Two rival assassins clear a 7x7 bar of gangsters: 12 VP, a kill, or the most VP."
+    player_counts = (PLAYERS,)
+    options = OPTIONS
+    action_table = ACTIONS
+    state_class = AssassinationState
