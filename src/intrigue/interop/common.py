@@ -1,0 +1,139 @@
+"""What both adapters share: defaults, length bounds, option parameters and view strings.
+
+Neither OpenSpiel nor PettingZoo is imported here, so this module loads without the extras.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from intrigue.engine import Game, Option, State
+
+# The adapters always cap games (OpenSpiel needs a finite maximum length; RL episodes must
+# end). ``max_turns`` counts what each game documents: nights, turns, player turns, seasons.
+DEFAULT_MAX_TURNS = {
+    "masquerade-murder": 20,
+    "masquerade-ball": 200,
+    "project-assassination": 60,
+    "shadows-over-japan": 30,
+}
+FALLBACK_MAX_TURNS = 100
+
+# Upper bounds on the decisions in one unit of ``max_turns``, from each game's rules:
+# * masquerade-murder, a night: 5 targets + at most 5 draws + at most 6 placements or swaps.
+# * masquerade-ball, a turn: inspect, play and place (3), one move, one unmasking and one
+#   placement or delivery per acting card (3 x 14), one rotation per ballroom card (14),
+#   a release per prisoner (at most 42) and `end`: 102 < 128.
+# * project-assassination, a player turn: draw and discard (2), at most 6 Items, 4 moves,
+#   2 shots, 4 teleports, one prompt per card collected (at most 35) and `end`, plus the
+#   enemy placement of the round: 55 < 128.
+# * shadows-over-japan, a season, per seat: 6 actions, an extra action per gold (the game
+#   has 25) and per claimed mission (72 cards), a claim per action, 20 marches, the spending
+#   step (gold and claims again) and the discards of the cards it can draw: < 512.
+# Set-up moves (Shadows over Japan's styles) are covered by a fixed allowance.
+TURN_BOUNDS = {
+    "masquerade-murder": 16,
+    "masquerade-ball": 128,
+    "project-assassination": 128,
+    "shadows-over-japan": 512,
+}
+SETUP_ALLOWANCE = 64
+LIST_SEPARATOR = ";"  # list options as one parameter string ("," splits OpenSpiel game strings)
+UNSET_INT = -1  # an int parameter of -1 leaves an unset-by-default option unset
+
+
+def default_max_turns(game_id: str) -> int:
+    return DEFAULT_MAX_TURNS.get(game_id, FALLBACK_MAX_TURNS)
+
+
+def max_game_length(game: Game, players: int, max_turns: int) -> int:
+    """An upper bound on the number of decisions in a game capped at ``max_turns``."""
+    per_turn = TURN_BOUNDS.get(game.id, 512)
+    if game.id == "shadows-over-japan":
+        per_turn *= players
+    return SETUP_ALLOWANCE + per_turn * max_turns
+
+
+def zero_sum(game: Game, players: int) -> bool:
+    """Whether every outcome's returns sum to 0: two-player games with a single winner or a draw
+    (Shadows over Japan shares the win on a complete tie, so it is general-sum)."""
+    return players == 2 and game.id in {"masquerade-ball", "project-assassination"}
+
+
+# -- options as flat parameters -----------------------------------------------------------------
+
+
+def parameter_default(option: Option, game_id: str) -> int | str | bool:
+    """The OpenSpiel-style scalar default of an option (lists are ';'-joined strings)."""
+    if option.name == "max_turns":
+        return default_max_turns(game_id)
+    if option.kind is list:
+        return LIST_SEPARATOR.join(map(str, option.default or []))
+    if option.kind is int:
+        return UNSET_INT if option.default is None else int(option.default)
+    if option.kind is bool:
+        return bool(option.default)
+    return "" if option.default is None else str(option.default)
+
+
+def options_from_parameters(game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn flat parameters back into ``game.new`` options; defaults are left out."""
+    options: dict[str, Any] = {}
+    for option in game.options:
+        if option.name not in params:
+            continue
+        value = params[option.name]
+        if option.kind is list:
+            parts = [p.strip() for p in str(value).split(LIST_SEPARATOR) if p.strip()]
+            if parts:
+                options[option.name] = parts
+        elif option.kind is int:
+            if int(value) != UNSET_INT or option.default is not None:
+                options[option.name] = int(value)
+        elif option.kind is bool:
+            options[option.name] = bool(value)
+        elif value != "" or option.default is not None:
+            options[option.name] = str(value)
+    return options
+
+
+# -- strings -------------------------------------------------------------------------------
+
+
+def canonical_json(data: Any) -> str:
+    """Compact JSON with sorted keys: equal data, equal text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def observation_string(state: State, seat: int | None) -> str:
+    """What ``seat`` sees now: the canonical JSON of its view."""
+    return canonical_json(state.view(seat))
+
+
+def information_state_string(state: State, seat: int | None) -> str:
+    """Everything ``seat`` has observed: its view and the log as it saw it (perfect recall)."""
+    return canonical_json({"view": state.view(seat), "events": state.events(seat)})
+
+
+def render_text(game: Game, view: dict[str, Any], width: int = 100) -> str:
+    """The game's terminal drawing of ``view`` as plain text (rich renderables or a string)."""
+    drawing = game.render(view)
+    if isinstance(drawing, str):
+        return drawing
+    from rich.console import Console
+
+    console = Console(record=True, width=width, file=_Sink(), color_system=None)
+    console.print(drawing)
+    return console.export_text()
+
+
+class _Sink:
+    """A file that swallows what rich prints while recording."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass

@@ -1,0 +1,381 @@
+"""Every intrigue game as an OpenSpiel Python game (``pip install 'intrigue[openspiel]'``).
+
+Importing this module registers each game as ``intrigue_<id with underscores>``::
+
+    import pyspiel
+    import intrigue.interop.openspiel  # registers the games
+    game = pyspiel.load_game("intrigue_masquerade_murder", {"max_turns": 6})
+
+How intrigue maps onto OpenSpiel:
+
+* **Turns.** Sequential dynamics. A simultaneous phase (Masquerade Murder's targets) is
+  presented as turns of its seats in ``to_move`` order; each seat's information state hides
+  what the earlier ones chose, exactly as the engine's views do, so nothing leaks.
+* **Chance.** ``EXPLICIT_STOCHASTIC``. An intrigue game draws all its chance from one
+  generator seeded by the game's seed, so the OpenSpiel game opens with 8 chance nodes, each
+  drawing one byte of a 64-bit seed uniformly (256 outcomes): the seed, hence every deal and
+  every later draw, is exactly as random as in the engine, and players never observe it.
+  Cloning copies the generator (a clone replays the same future); `resample_from_infostate`
+  uses ``State.determinize``, which resamples the hidden past *and* reseeds the future, so
+  search never peeks at either. (Python games cannot be ``SAMPLED_STOCHASTIC`` and still
+  serialize: OpenSpiel then asks the game for an RNG state Python games cannot provide.)
+* **Actions.** Ids are the game's stable action indices (``game.action_index``).
+* **Observations.** ``observation_string``: canonical JSON of ``view(seat)``;
+  ``information_state_string``: canonical JSON of the view and the seat's event log (perfect
+  recall). Both tensors are the game's fixed-size encoding of ``view(seat)``
+  (`intrigue.interop.tensors`); a public observer (``private_info=NONE``) uses ``view(None)``.
+* **Serialization.** A state pickles as its replay record (seed, options, actions), which
+  rebuilds it exactly, determinized samples included.
+* **Parameters.** ``players``, ``max_turns`` (always finite here: it bounds
+  ``max_game_length``) and every game option; list options are ';'-separated strings and
+  int options unset by default use -1.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pyspiel
+
+import intrigue
+from intrigue.engine import Game, Record, Rng, State, game_ids, load
+
+from . import common
+from .tensors import Encoder, encoder
+
+PREFIX = "intrigue_"
+
+
+def short_name(game_id: str) -> str:
+    """OpenSpiel's name of a game: ``masquerade-murder`` -> ``intrigue_masquerade_murder``."""
+    return PREFIX + game_id.replace("-", "_")
+
+
+# -- static data, shared by every state of a game (never copied into states) -----------------
+
+SEED_NODES = 8  # chance nodes at the start, one byte of the seed each
+SEED_OUTCOMES = 256
+
+
+class Spec:
+    """One configured game: rules, players, options and the tensor encoder."""
+
+    def __init__(self, game: Game, params: Mapping[str, Any]) -> None:
+        self.game = game
+        self.players = int(params.get("players", game.player_counts[0]))
+        if self.players not in game.player_counts:
+            counts = ", ".join(map(str, game.player_counts))
+            raise ValueError(f"{game.name} is played by {counts} players, not {self.players}")
+        self.options = common.options_from_parameters(game, params)
+        self.max_turns = int(self.options.get("max_turns") or 0)
+        if self.max_turns < 1:
+            raise ValueError("max_turns must be at least 1 (OpenSpiel needs a bounded game)")
+        self.encoder: Encoder = encoder(game.id)
+        self.action_ids = game.action_table.ids
+        game.new(self.players, 0, **self.options)  # reject bad options now, not mid-search
+
+
+class Core:
+    """A state's progress: the seed bytes drawn so far, then the intrigue `State`.
+
+    It is the only entry of the OpenSpiel state's ``__dict__``. OpenSpiel clones a Python
+    state by deep-copying that dict and serializes it by pickling it: here a deep copy is the
+    engine's cheap `State.clone` and a pickle is the replay record (seed, options, actions).
+    """
+
+    __slots__ = ("drawn", "replaying", "seed", "state")
+
+    def __init__(self, seed: int = 0, drawn: int = 0, state: State | None = None) -> None:
+        self.seed = seed  # the bytes drawn so far, most significant first
+        self.drawn = drawn
+        self.state = state
+        self.replaying: int | None = None  # the player whose recorded action is re-applied
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Core:
+        return Core(self.seed, self.drawn, None if self.state is None else self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.state is None:
+            return (Core, (self.seed, self.drawn))
+        return (_restore, (self.state.record().dumps(),))
+
+
+def _restore(record: str) -> Core:
+    """Unpickle a dealt `Core`: replay its record."""
+    state = intrigue.replay(Record.loads(record))
+    return Core(state.seed, SEED_NODES, state)
+
+
+def seed_bytes(seed: int) -> list[int]:
+    """The chance outcomes that deal ``seed`` (its 8 bytes, most significant first)."""
+    seed &= (1 << (8 * SEED_NODES)) - 1
+    return [(seed >> (8 * (SEED_NODES - 1 - i))) & 0xFF for i in range(SEED_NODES)]
+
+
+# -- the game and its states ------------------------------------------------------------------
+
+
+def game_type(game: Game, players: int | None = None) -> pyspiel.GameType:
+    """The OpenSpiel GameType of an intrigue game (utility as for ``players`` players)."""
+    n = game.player_counts[0] if players is None else players
+    utility = pyspiel.GameType.Utility
+    params: dict[str, Any] = {
+        "players": game.player_counts[0],
+        **{opt.name: common.parameter_default(opt, game.id) for opt in game.options},
+    }
+    return pyspiel.GameType(
+        short_name=short_name(game.id),
+        long_name=f"intrigue: {game.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if common.zero_sum(game, n) else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(game.player_counts),
+        min_num_players=min(game.player_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=params,
+    )
+
+
+class IntrigueGame(pyspiel.Game):
+    """An intrigue game configured by OpenSpiel parameters."""
+
+    def __init__(self, game_id: str, params: Mapping[str, Any] | None = None) -> None:
+        game = load(game_id)
+        params = dict(params or {})
+        spec = Spec(game, params)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_actions,
+            max_chance_outcomes=SEED_OUTCOMES,
+            num_players=spec.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if common.zero_sum(game, spec.players) else None,
+            max_game_length=common.max_game_length(game, spec.players, spec.max_turns),
+        )
+        super().__init__(game_type(game, spec.players), info, params)
+        self.spec = spec
+
+    def new_initial_state(self) -> IntrigueState:
+        return IntrigueState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return SEED_NODES
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> Observer:
+        return Observer(self.spec, iig_obs_type, params)
+
+    def adopt(self, state: State) -> IntrigueState:
+        """An OpenSpiel state holding ``state`` (e.g. a determinization), with the history
+        that deals its seed and plays its actions (its options may fix deals that differ from
+        this game's; it is serialized by its own record)."""
+        new = IntrigueState(self)
+        core = new._core
+        core.replaying = pyspiel.PlayerId.CHANCE  # current_player() answers it; no effect
+        for byte in seed_bytes(state.seed):
+            new.apply_action(byte)
+        ids = self.spec.action_ids
+        for seat, action in state.history:
+            core.replaying = seat
+            new.apply_action(ids[action])
+        core.replaying = None
+        core.seed, core.drawn, core.state = state.seed, SEED_NODES, state
+        return new
+
+
+class IntrigueState(pyspiel.State):
+    """One play of an intrigue game, seen through OpenSpiel's API."""
+
+    def __init__(self, game: IntrigueGame) -> None:
+        super().__init__(game)
+        self._core = Core()
+
+    @property
+    def intrigue_state(self) -> State | None:
+        """The engine's state once the seed is dealt (for adapters and tests: it holds every
+        secret); None at the opening chance nodes."""
+        return self._core.state
+
+    def current_player(self) -> int:
+        core = self._core
+        if core.replaying is not None:
+            return core.replaying
+        state = core.state
+        if state is None:
+            return pyspiel.PlayerId.CHANCE
+        if state.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return state.to_move[0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(byte, 1.0 / SEED_OUTCOMES) for byte in range(SEED_OUTCOMES)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._core.state
+        assert state is not None
+        ids = state.game.action_table.ids
+        return sorted(ids[a] for a in state.legal_actions(player))
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.replaying is not None:
+            return
+        state = core.state
+        if state is None:
+            self._deal(int(action))
+        else:
+            state.apply(state.to_move[0], state.game.action_at(int(action)))
+
+    def _deal(self, byte: int) -> None:
+        core = self._core
+        core.seed = (core.seed << 8) | byte
+        core.drawn += 1
+        if core.drawn == SEED_NODES:
+            spec = self.get_game().spec
+            core.state = spec.game.new(spec.players, core.seed, **spec.options)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
+        return str(self.get_game().spec.game.action_at(int(action)))
+
+    def is_terminal(self) -> bool:
+        state = self._core.state
+        return state is not None and state.is_over
+
+    def returns(self) -> list[float]:
+        state = self._core.state
+        outcome = None if state is None else state.outcome
+        if outcome is None:
+            return [0.0] * self.num_players()
+        return [float(r) for r in outcome.returns]
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float] | None = None
+    ) -> IntrigueState:
+        """A state with the same information state for ``player_id``: ``State.determinize``
+        seeded from ``probability_sampler`` (a uniform [0, 1) sampler, as OpenSpiel passes)."""
+        state = self._core.state
+        if state is None:  # nothing dealt yet: any seed is as good as this one
+            return self.clone()
+        sample = state.determinize(int(player_id), Rng(_seed_from(probability_sampler)))
+        return self.get_game().adopt(sample)
+
+    def __str__(self) -> str:
+        core = self._core
+        if core.state is None:
+            return f"dealing: {core.drawn} of {SEED_NODES} seed bytes drawn"
+        return common.canonical_json(core.state.record().to_json())
+
+
+def _seed_from(sampler: Callable[[], float] | None) -> int:
+    if sampler is None:
+        return secrets.randbits(63)
+    # Two uniform draws give more bits than one double holds.
+    return (int(sampler() * (1 << 31)) << 31) | int(sampler() * (1 << 31))
+
+
+def resampler(seed: int) -> Callable[[IntrigueState, int], IntrigueState]:
+    """A reproducible resampler for ``ISMCTSBot.set_resampler``: determinizations from a
+    seeded stream instead of OpenSpiel's randomly seeded sampler."""
+    stream = random.Random(seed)
+
+    def resample(state: IntrigueState, player: int) -> IntrigueState:
+        return state.resample_from_infostate(player, stream.random)
+
+    return resample
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+class Observer:
+    """OpenSpiel's PyObserver: tensors from the game's encoder, strings from the view."""
+
+    def __init__(
+        self, spec: Spec, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
+    ) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        recall = False
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info:
+                raise ValueError("intrigue observations always include public information")
+            if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError("intrigue has no observation of every player's secrets")
+            private, recall = iig_obs_type.private_info, iig_obs_type.perfect_recall
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.perfect_recall = recall
+        self.encoder = spec.encoder
+        self._canvas = spec.encoder.layout.canvas()
+        self.tensor = self._canvas.data
+        self.dict = self._canvas.views
+
+    def _seat(self, player: int) -> int | None:
+        return None if self.public_only else int(player)
+
+    def set_from(self, state: IntrigueState, player: int) -> None:
+        core = state.intrigue_state
+        if core is None:  # still dealing: nothing to see
+            self._canvas.clear()
+            return
+        self.encoder.encode_into(self._canvas, core.view(self._seat(player)))
+
+    def string_from(self, state: IntrigueState, player: int) -> str:
+        core = state.intrigue_state
+        if core is None:
+            return common.canonical_json({"dealing": True})
+        seat = self._seat(player)
+        if self.perfect_recall:
+            return common.information_state_string(core, seat)
+        return common.observation_string(core, seat)
+
+
+# -- registration ---------------------------------------------------------------------------
+
+_registered: set[str] = set()
+
+
+def register(ids: list[str] | None = None) -> list[str]:
+    """Register games with OpenSpiel (default: every intrigue game); returns their names."""
+    names = []
+    for game_id in ids or game_ids():
+        name = short_name(game_id)
+        if name not in _registered and name not in pyspiel.registered_names():
+            pyspiel.register_game(game_type(load(game_id)), _creator(game_id))
+        _registered.add(name)
+        names.append(name)
+    return names
+
+
+def _creator(game_id: str) -> type[IntrigueGame]:
+    """A subclass bound to one game: OpenSpiel keeps the creator until the process ends, and
+    a class (unlike a closure) is safe to release that late."""
+
+    class Bound(IntrigueGame):
+        def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+            super().__init__(game_id, params)
+
+    Bound.__name__ = Bound.__qualname__ = "".join(p.title() for p in game_id.split("-")) + "Game"
+    return Bound
+
+
+def load_game(game_id: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` by intrigue id, registering first: ``load_game("masquerade-murder",
+    max_turns=6)``."""
+    register([game_id])
+    return pyspiel.load_game(short_name(game_id), params)
+
+
+register()

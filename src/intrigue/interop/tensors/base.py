@@ -1,0 +1,181 @@
+"""Building blocks of the fixed-size observation tensors.
+
+A `Layout` is an ordered list of named fields; each field is a block of a flat float32 tensor
+with a shape and a one-line meaning, so the same object sizes the tensor, hands OpenSpiel its
+named pieces and prints the layout table of docs/interop.md. An encoder fills a `Canvas` (a
+zeroed tensor with a writable view per field) from ``state.view(seat)`` alone: nothing else
+about the state is read, so two states a seat cannot tell apart give it the same tensor.
+
+Every value written lies in [0, 1]: flags and one-hots are 0/1 and counts are divided by a
+documented cap and clipped (`scaled`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named block of the tensor."""
+
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+class Layout:
+    """Ordered fields of a flat tensor: offsets, total size and the documentation table."""
+
+    def __init__(self, fields: Sequence[Field]) -> None:
+        names = [f.name for f in fields]
+        if len(set(names)) != len(names):
+            raise ValueError("duplicate field names in a layout")
+        self.fields = tuple(fields)
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for f in self.fields:
+            self.offsets[f.name] = offset
+            offset += f.size
+        self.size = offset
+
+    def canvas(self) -> Canvas:
+        return Canvas(self)
+
+    def markdown(self) -> str:
+        """The layout as a Markdown table (docs/interop.md holds one per game)."""
+        rows = ["| field | offset | shape | meaning |", "|---|---|---|---|"]
+        for f in self.fields:
+            shape = "x".join(map(str, f.shape))
+            rows.append(f"| `{f.name}` | {self.offsets[f.name]} | {shape} | {f.doc} |")
+        rows.append(f"| *total* | | {self.size} | |")
+        return "\n".join(rows)
+
+
+class Canvas:
+    """A zeroed float32 tensor with one reshaped, writable view per field."""
+
+    def __init__(self, layout: Layout, data: np.ndarray | None = None) -> None:
+        self.layout = layout
+        self.data = np.zeros(layout.size, np.float32) if data is None else data
+        self.views: dict[str, np.ndarray] = {}
+        for f in layout.fields:
+            start = layout.offsets[f.name]
+            self.views[f.name] = self.data[start : start + f.size].reshape(f.shape)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.views[name]
+
+    def clear(self) -> None:
+        self.data.fill(0.0)
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """A game's tensor: its layout and the function that fills a canvas from a view."""
+
+    game_id: str
+    layout: Layout
+    fill: Callable[[Canvas, Mapping[str, Any]], None]
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    def encode(self, view: Mapping[str, Any]) -> np.ndarray:
+        """A fresh float32 vector of `size` values for ``view``."""
+        canvas = self.layout.canvas()
+        self.fill(canvas, view)
+        return canvas.data
+
+    def encode_into(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
+        """Overwrite ``canvas`` (made from this encoder's layout) with ``view``'s encoding."""
+        canvas.clear()
+        self.fill(canvas, view)
+
+
+# -- small writers ---------------------------------------------------------------------------
+
+
+def scaled(value: Any, cap: float) -> float:
+    """``value / cap`` clipped to [0, 1]; None and non-numbers give 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(min(max(value / cap, 0.0), 1.0))
+
+
+def one_hot(out: np.ndarray, vocab: Mapping[Any, int], value: Any) -> None:
+    """Set ``out[vocab[value]]`` to 1; values outside the vocabulary leave ``out`` at 0."""
+    index = vocab.get(value) if _hashable(value) else None
+    if index is not None:
+        out[index] = 1.0
+
+
+def multi_hot(out: np.ndarray, vocab: Mapping[Any, int], values: Iterable[Any] | None) -> None:
+    """Set a 1 for every value of ``values`` found in the vocabulary."""
+    for value in values or ():
+        one_hot(out, vocab, value)
+
+
+def counts(
+    out: np.ndarray, vocab: Mapping[Any, int], values: Iterable[Any] | None, cap: float
+) -> None:
+    """Count each vocabulary value in ``values``; divide by ``cap`` and clip."""
+    for value in values or ():
+        index = vocab.get(value) if _hashable(value) else None
+        if index is not None:
+            out[index] += 1.0
+    np.clip(out / cap, 0.0, 1.0, out=out)
+
+
+def seat_index(value: Any, seats: int) -> int | None:
+    """``value`` if it is a seat number below ``seats`` (JSON keys may be digit strings)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        return None
+    return value
+
+
+def vocab(values: Iterable[Any]) -> dict[Any, int]:
+    """value -> position, for one-hot encodings."""
+    return {v: i for i, v in enumerate(values)}
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool, tuple)) or value is None
+
+
+def common_fields(seats: int) -> list[Field]:
+    """The engine's own view keys, shared by every game."""
+    return [
+        Field("seat", (seats,), "one-hot: the observing seat (all 0 for a spectator)"),
+        Field("to_move", (seats,), "1 for each seat that must decide now"),
+        Field("is_over", (1,), "1 once the game has ended"),
+        Field("winners", (seats,), "1 for each winning seat (game over only)"),
+        Field("capped", (1,), "1 if the game was cut off by `max_turns`"),
+    ]
+
+
+def fill_common(canvas: Canvas, view: Mapping[str, Any], seats: int) -> None:
+    """Write the fields of `common_fields` from the engine's part of ``view``."""
+    seat = seat_index(view.get("seat"), seats)
+    if seat is not None:
+        canvas["seat"][seat] = 1.0
+    for s in view.get("to_move") or ():
+        if (i := seat_index(s, seats)) is not None:
+            canvas["to_move"][i] = 1.0
+    canvas["is_over"][0] = float(bool(view.get("is_over")))
+    outcome = view.get("outcome") or {}
+    for s in outcome.get("winners") or ():
+        if (i := seat_index(s, seats)) is not None:
+            canvas["winners"][i] = 1.0
+    canvas["capped"][0] = float(bool(outcome.get("capped")))

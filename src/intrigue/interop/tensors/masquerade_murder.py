@@ -1,0 +1,208 @@
+"""Masquerade Murder's fixed-size tensor (see docs/interop.md for the layout table).
+
+Cells of either board are placed on one 5x4 grid (columns a-e, rows 1-4): cell ``c<r>`` is
+index ``(r - 1) * 5 + column``. The two most recent nights are encoded in full; older nights
+only through the per-seat totals (captures, poisons and distractions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    Canvas,
+    Encoder,
+    Field,
+    Layout,
+    common_fields,
+    fill_common,
+    multi_hot,
+    one_hot,
+    scaled,
+    seat_index,
+    vocab,
+)
+
+SEATS = 5
+ROLES = vocab(("constable", "thug", "seductress", "assassin", "duke"))
+CARDS = vocab(("ace", "two", "jack", "queen", "king", "joker"))
+PHASES = vocab(("target", "draft", "placement", "over"))
+BOARDS = vocab(("theta16", "ring12"))
+STATUS = vocab(("in", "jailed", "dead"))
+COLOURS = vocab(("GREY", "GREEN", "RED"))
+EFFECTS = vocab(("captured", "distracted", "poisoned"))
+LEFT = vocab(("jailed", "dead"))
+COLUMNS, ROWS = "abcde", 4
+CELLS = len(COLUMNS) * ROWS
+NIGHT_CAP = 30  # nights scale by max_turns when set, else by this
+RECENT = 2  # nights encoded in full, most recent first
+
+
+def cell_index(name: Any) -> int | None:
+    """Index of a cell name on the shared 5x4 grid, None for anything else."""
+    if not isinstance(name, str) or len(name) != 2 or name[0] not in COLUMNS:
+        return None
+    if not name[1].isdigit() or not 1 <= int(name[1]) <= ROWS:
+        return None
+    return (int(name[1]) - 1) * len(COLUMNS) + COLUMNS.index(name[0])
+
+
+def _night_fields(k: int) -> list[Field]:
+    ago = "last night" if k == 0 else f"{k + 1} nights ago"
+    return [
+        Field(f"n{k}_present", (1,), f"1 if there was a night {ago}"),
+        Field(f"n{k}_cells", (SEATS, CELLS), f"{ago}: the cell each seat sat on"),
+        Field(f"n{k}_cards", (SEATS, len(CARDS)), f"{ago}: the order card each seat showed"),
+        Field(f"n{k}_effects", (SEATS, len(EFFECTS)), f"{ago}: captured, distracted, poisoned"),
+        Field(f"n{k}_left", (SEATS, len(LEFT)), f"{ago}: seats that left (jailed, dead)"),
+    ]
+
+
+LAYOUT = Layout(
+    [
+        *common_fields(SEATS),
+        Field("night", (1,), "night number / max_turns (or / 30 when unlimited)"),
+        Field("phase", (len(PHASES),), "one-hot: target, draft, placement, over"),
+        Field("board", (len(BOARDS),), "one-hot: theta16, ring12"),
+        Field("seating", (SEATS, SEATS), "row s: one-hot of the seat after s, clockwise"),
+        Field("status", (SEATS, len(STATUS)), "per seat one-hot: in, jailed, dead"),
+        Field("captures", (SEATS,), "captures so far / 3"),
+        Field("poisons", (SEATS,), "poisons so far / 3"),
+        Field("distractions", (SEATS,), "nights distracted so far / 10"),
+        Field("decided", (SEATS,), "target phase: 1 for each seat that has chosen"),
+        Field("table_card", (SEATS, len(CARDS)), "placement: each seat's order card"),
+        Field("table_cell", (SEATS, CELLS), "placement: the cell each seat has taken"),
+        Field("draft_drawers", (SEATS,), "draft: seats that draw this night"),
+        Field("draft_drawn", (SEATS,), "draft: seats that have drawn"),
+        Field("draft_drawer", (SEATS,), "draft: one-hot, the seat drawing now"),
+        Field("draft_pile_size", (1,), "draft: cards left in the pile / 6"),
+        Field("draft_pile", (len(CARDS),), "draft: the pile, seen only by its drawer"),
+        Field("place_order", (len(CARDS), SEATS), "placement: slot i -> one-hot seat"),
+        Field("place_slot", (len(CARDS),), "placement: one-hot, the slot playing now"),
+        Field("place_extra", (len(CARDS),), "placement: one-hot, the extra card"),
+        Field("place_joker", (SEATS,), "placement: one-hot, the Joker holder"),
+        *(f for k in range(RECENT) for f in _night_fields(k)),
+        Field("you_role", (len(ROLES),), "one-hot: your role"),
+        Field("you_target", (SEATS,), "one-hot: your target this night"),
+        Field("you_card", (len(CARDS),), "one-hot: your order card this night"),
+        Field("you_pile_seen", (len(CARDS),), "the cards of the pile when you drew"),
+        Field("you_colours", (SEATS, len(COLOURS)), "colour seen on each target / 10, all nights"),
+        Field("you_last_target", (SEATS,), "one-hot: your target in your latest result"),
+        Field("you_last_colour", (len(COLOURS),), "one-hot: the colour of your latest result"),
+        Field("you_last_effects", (len(EFFECTS),), "effects on you in your latest result"),
+        Field("roles", (SEATS, len(ROLES)), "every seat's role, shown when the game is over"),
+    ]
+)
+
+
+def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    fill_common(canvas, view, SEATS)
+    cap = view.get("max_turns") or NIGHT_CAP
+    canvas["night"][0] = scaled(view.get("night"), cap)
+    one_hot(canvas["phase"], PHASES, view.get("phase"))
+    one_hot(canvas["board"], BOARDS, (view.get("board") or {}).get("name"))
+    _fill_seating(canvas, view.get("seating") or [])
+    _fill_table(canvas, view.get("table") or [])
+    _fill_draft(canvas, view.get("draft"))
+    _fill_placement(canvas, view.get("placement"))
+    nights = view.get("nights") or []
+    _fill_distractions(canvas, nights)
+    for k, night in enumerate(reversed(nights[-RECENT:])):
+        _fill_night(canvas, f"n{k}", night)
+    _fill_you(canvas, view.get("you"))
+    for s, role in enumerate((view.get("roles") or [])[:SEATS]):
+        one_hot(canvas["roles"][s], ROLES, role)
+
+
+def _fill_seating(canvas: Canvas, seating: list[Any]) -> None:
+    cycle = [s for s in (seat_index(x, SEATS) for x in seating) if s is not None]
+    for i, s in enumerate(cycle):
+        canvas["seating"][s, cycle[(i + 1) % len(cycle)]] = 1.0
+
+
+def _fill_table(canvas: Canvas, table: list[Mapping[str, Any]]) -> None:
+    for row in table:
+        s = seat_index(row.get("seat"), SEATS)
+        if s is None:
+            continue
+        one_hot(canvas["status"][s], STATUS, row.get("status"))
+        canvas["captures"][s] = scaled(row.get("captures"), 3)
+        canvas["poisons"][s] = scaled(row.get("poisons"), 3)
+        canvas["decided"][s] = float(bool(row.get("decided")))
+        one_hot(canvas["table_card"][s], CARDS, row.get("card"))
+        if (c := cell_index(row.get("cell"))) is not None:
+            canvas["table_cell"][s, c] = 1.0
+
+
+def _fill_draft(canvas: Canvas, draft: Mapping[str, Any] | None) -> None:
+    if not draft:
+        return
+    seats = vocab(range(SEATS))
+    multi_hot(canvas["draft_drawers"], seats, draft.get("drawers"))
+    multi_hot(canvas["draft_drawn"], seats, draft.get("drawn"))
+    one_hot(canvas["draft_drawer"], seats, draft.get("drawer"))
+    canvas["draft_pile_size"][0] = scaled(draft.get("pile_size"), len(CARDS))
+    multi_hot(canvas["draft_pile"], CARDS, draft.get("pile"))
+
+
+def _fill_placement(canvas: Canvas, placement: Mapping[str, Any] | None) -> None:
+    if not placement:
+        return
+    seats = vocab(range(SEATS))
+    for i, s in enumerate((placement.get("order") or [])[: len(CARDS)]):
+        one_hot(canvas["place_order"][i], seats, s)
+    one_hot(canvas["place_slot"], vocab(range(len(CARDS))), placement.get("slot"))
+    one_hot(canvas["place_extra"], CARDS, placement.get("extra"))
+    one_hot(canvas["place_joker"], seats, placement.get("joker"))
+
+
+def _fill_distractions(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:
+    for night in nights:
+        for s in night.get("distracted") or ():
+            if (i := seat_index(s, SEATS)) is not None:
+                canvas["distractions"][i] += 0.1
+    canvas["distractions"].clip(0.0, 1.0, out=canvas["distractions"])
+
+
+def _fill_night(canvas: Canvas, prefix: str, night: Mapping[str, Any]) -> None:
+    canvas[f"{prefix}_present"][0] = 1.0
+    for key, cell in (night.get("cells") or {}).items():
+        s, c = seat_index(key, SEATS), cell_index(cell)
+        if s is not None and c is not None:
+            canvas[f"{prefix}_cells"][s, c] = 1.0
+    for key, card in (night.get("cards") or {}).items():
+        if (s := seat_index(key, SEATS)) is not None:
+            one_hot(canvas[f"{prefix}_cards"][s], CARDS, card)
+    for effect, column in EFFECTS.items():
+        for key in night.get(effect) or ():
+            if (s := seat_index(key, SEATS)) is not None:
+                canvas[f"{prefix}_effects"][s, column] = 1.0
+    for departure in night.get("left") or ():
+        if (s := seat_index(departure.get("seat"), SEATS)) is not None:
+            one_hot(canvas[f"{prefix}_left"][s], LEFT, departure.get("how"))
+
+
+def _fill_you(canvas: Canvas, you: Mapping[str, Any] | None) -> None:
+    if not you:
+        return
+    seats = vocab(range(SEATS))
+    one_hot(canvas["you_role"], ROLES, you.get("role"))
+    one_hot(canvas["you_target"], seats, you.get("target"))
+    one_hot(canvas["you_card"], CARDS, you.get("card"))
+    multi_hot(canvas["you_pile_seen"], CARDS, you.get("pile_seen"))
+    results = you.get("results") or []
+    colours = canvas["you_colours"]
+    for result in results:
+        t, colour = seat_index(result.get("target"), SEATS), COLOURS.get(result.get("colour"))
+        if t is not None and colour is not None:
+            colours[t, colour] += 0.1
+    colours.clip(0.0, 1.0, out=colours)
+    if results:
+        last = results[-1]
+        one_hot(canvas["you_last_target"], seats, last.get("target"))
+        one_hot(canvas["you_last_colour"], COLOURS, last.get("colour"))
+        multi_hot(canvas["you_last_effects"], EFFECTS, last.get("effects"))
+
+
+ENCODER = Encoder("masquerade-murder", LAYOUT, fill)

@@ -1,0 +1,216 @@
+"""The OpenSpiel adapter: OpenSpiel's own random simulation test, chance, parameters,
+observations, resampling, serialization and its Python ISMCTS bot playing through it."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from interop_support import CONFIG_IDS, CONFIGS, short  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
+
+import intrigue  # noqa: E402
+from intrigue.engine import game_ids  # noqa: E402
+from intrigue.interop import openspiel as adapter  # noqa: E402
+from intrigue.interop.tensors import encoder  # noqa: E402
+
+
+def _load(game_id, players, **params):
+    if players is not None:
+        params["players"] = players
+    return adapter.load_game(game_id, max_turns=short(game_id), **params)
+
+
+def _deal(state, seed):
+    """Play the opening chance nodes with the bytes of ``seed``."""
+    for byte in adapter.seed_bytes(seed):
+        assert state.is_chance_node()
+        state.apply_action(byte)
+    return state
+
+
+def _advance(state, steps, seed):
+    rng = np.random.RandomState(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_every_game_is_registered():
+    names = set(pyspiel.registered_names())
+    for game_id in game_ids():
+        assert adapter.short_name(game_id) in names
+    game = pyspiel.load_game("intrigue_masquerade_murder")
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.num_distinct_actions() == intrigue.load("masquerade-murder").num_actions
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_random_sim_test_with_serialization(game_id, players):
+    game = _load(game_id, players)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_utility_matches_the_outcomes():
+    zero = pyspiel.GameType.Utility.ZERO_SUM
+    assert _load("project-assassination", 2).get_type().utility == zero
+    assert _load("masquerade-ball", 2).get_type().utility == zero
+    assert _load("masquerade-ball", 4).get_type().utility != zero
+    assert _load("shadows-over-japan", 2).get_type().utility != zero  # ties share the win
+
+
+def test_chance_deals_a_uniform_64_bit_seed():
+    game = _load("masquerade-murder", 5)
+    state = game.new_initial_state()
+    assert game.max_chance_outcomes() == 256
+    outcomes = state.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(256))
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    seed = 0x0123_4567_89AB_CDEF
+    _deal(state, seed)
+    assert state.intrigue_state.seed == seed
+    assert len(state.history()) == 8
+    again = _deal(game.new_initial_state(), seed)
+    assert str(again) == str(state)
+    # Different seeds deal different games (roles, seating, cards).
+    deals = {
+        str(_deal(game.new_initial_state(), seed + i).intrigue_state.view(0)) for i in range(4)
+    }
+    assert len(deals) == 4
+
+
+def test_parameters_reach_the_game():
+    game = adapter.load_game(
+        "masquerade-murder",
+        max_turns=4,
+        roles="duke;thug;seductress;assassin;constable",
+        board="ring12",
+    )
+    assert pyspiel.load_game(str(game)).get_parameters()["roles"] == (
+        "duke;thug;seductress;assassin;constable"
+    )
+    state = _deal(game.new_initial_state(), 7).intrigue_state
+    assert state.role_of(0) == "duke" and state.role_of(4) == "constable"
+    assert state.view(None)["board"]["name"] == "ring12"
+    assert state.options["max_turns"] == 4
+    with pytest.raises(Exception, match="players"):
+        adapter.load_game("masquerade-ball", players=3)
+
+
+def test_max_game_length_bounds_random_games():
+    for game_id in game_ids():
+        game = _load(game_id, None)
+        for seed in range(3):
+            state = _advance(_deal(game.new_initial_state(), seed), 100_000, seed)
+            assert state.is_terminal()
+            assert len(state.history()) - 8 <= game.max_game_length()
+
+
+def test_strings_and_tensors_come_from_the_view():
+    game = _load("masquerade-murder", 5)
+    state = _advance(_deal(game.new_initial_state(), 3), 9, 0)
+    core = state.intrigue_state
+    enc = encoder("masquerade-murder")
+    for seat in range(5):
+        assert np.array_equal(state.observation_tensor(seat), enc.encode(core.view(seat)))
+        assert np.array_equal(state.information_state_tensor(seat), enc.encode(core.view(seat)))
+        assert str(core.view(seat)["you"]["role"]) in state.observation_string(seat)
+        assert state.information_state_string(seat).startswith('{"events":')
+    # Each seat knows its own role, so information states differ between seats...
+    assert len({state.information_state_string(s) for s in range(5)}) == 5
+    # ...while the public observer shows everyone the spectator's view.
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    observation = make_observation(game, public)
+    strings = {observation.string_from(state, seat) for seat in range(5)}
+    assert strings == {adapter.common.observation_string(core, None)}
+
+
+def test_simultaneous_choices_stay_hidden_from_later_seats():
+    game = _load("masquerade-murder", 5)
+    first = _deal(game.new_initial_state(), 9)
+    second = first.clone()
+    legal = first.legal_actions()
+    first.apply_action(legal[0])
+    second.apply_action(legal[-1])
+    assert first.current_player() == second.current_player() == 1
+    for seat in range(1, 5):
+        assert first.information_state_string(seat) == second.information_state_string(seat)
+    assert first.information_state_string(0) != second.information_state_string(0)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_resample_keeps_the_information_state(game_id, players):
+    game = _load(game_id, players)
+    state = _advance(_deal(game.new_initial_state(), 21), 12, 1)
+    if state.is_terminal():
+        pytest.skip("the random game ended early")
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    for _ in range(3):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.current_player() == player
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+        assert len(sample.history()) == len(state.history())
+        # A sample serializes by its record and comes back identical.
+        text = pyspiel.serialize_game_and_state(game, sample)
+        _, back = pyspiel.deserialize_game_and_state(text)
+        assert str(back) == str(sample)
+        assert back.information_state_string(player) == state.information_state_string(player)
+
+
+def test_clones_share_the_future_but_not_the_present():
+    game = _load("project-assassination", 2)
+    state = _advance(_deal(game.new_initial_state(), 5), 3, 0)
+    clone = state.clone()
+    assert str(clone) == str(state)
+    _advance(clone, 5, 1)
+    assert str(clone) != str(state)
+    again = state.clone()
+    _advance(again, 5, 1)
+    assert str(again) == str(clone)  # same actions, same generator: the same chance
+
+
+def _ismcts_bot(game, seed, simulations=8):
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+    bot = ismcts.ISMCTSBot(
+        game,
+        evaluator,
+        uct_c=2.0,
+        max_simulations=simulations,
+        random_state=np.random.RandomState(seed),
+    )
+    bot.set_resampler(adapter.resampler(seed))
+    return bot
+
+
+@pytest.mark.parametrize("game_id", ["project-assassination", "masquerade-murder"])
+def test_openspiel_ismcts_plays_a_short_game(game_id):
+    game = adapter.load_game(game_id, max_turns=1 if game_id == "masquerade-murder" else 4)
+    bot = _ismcts_bot(game, 0)
+    state = _deal(game.new_initial_state(), 17)
+    moves = 0
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(int(action))
+        moves += 1
+    assert moves > 0
+    assert sorted(state.returns()) == sorted(state.intrigue_state.outcome.returns)
+
+
+def test_openspiel_ismcts_is_reproducible_with_the_resampler():
+    game = adapter.load_game("masquerade-murder", max_turns=1)
+    start = _advance(_deal(game.new_initial_state(), 4), 5, 0)
+    choices = {_ismcts_bot(game, 3, simulations=12).step(start.clone()) for _ in range(2)}
+    assert len(choices) == 1
