@@ -12,7 +12,7 @@ from typing import Any
 import intrigue
 from intrigue.engine import Action
 from intrigue.games.shadows_over_japan.data import HOME, INDEX, KEYS, NOBLE_INDEX, STYLE_INDEX
-from intrigue.games.shadows_over_japan.rules import JapanState
+from intrigue.games.shadows_over_japan.rules import T_DRAW, JapanState
 
 NP = len(KEYS)
 GAME = intrigue.load("shadows-over-japan")
@@ -123,8 +123,7 @@ def give_cards(state: JapanState, seat: int, *keys: str) -> None:
         else:
             raise AssertionError(f"{key} is in a hand already")
         state.hand[seat].append(c)
-        state.card_slot[c] = len(state.draw_rec)
-        state.draw_rec.append(seat)
+        state.timeline.append((T_DRAW, seat, c))  # as if drawn (not a history determinize uses)
 
 
 def stack_deck(state: JapanState, *keys: str) -> None:

@@ -5,4 +5,5 @@ from __future__ import annotations
 HEURISTICS: dict[str, str] = {
     "masquerade-murder": "intrigue.bots.heuristics.masquerade_murder:choose",
     "project-assassination": "intrigue.bots.heuristics.project_assassination:choose",
+    "shadows-over-japan": "intrigue.bots.heuristics.shadows_over_japan:choose",
 }

@@ -11,6 +11,7 @@ phase whenever the hand exceeds six territory cards, and the automatic draw and 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from intrigue.engine import (
@@ -60,7 +61,11 @@ from .data import (
 
 NP = len(KEYS)
 NOBODY = -1
-PUBLIC = -1  # draw_rec entry of a card everyone has seen
+PUBLIC = -1  # the recipient of a card drawn face up (set-up and development)
+# Entries of the chance timeline kept for determinize (belief.py), in the order they happen:
+# (T_DRAW, recipient seat or PUBLIC, card), (T_SHOW, seat, card) when a hand card goes face up to
+# the discard pile, (T_EPOCH, cards carried over from the old deck, cards added) for a new deck.
+T_DRAW, T_SHOW, T_EPOCH = 0, 1, 2
 MAX_PLAYERS = 4
 HAND_LIMIT = COMPONENTS["hand_limit"]
 NINJA_ACTIONS = COMPONENTS["ninja_actions"]
@@ -297,13 +302,10 @@ class JapanState(State):
         self.ninjas: list[list[int]] = [[] for _ in range(players)]
         self.pool: list[list[int]] = [[0, 0, 0] for _ in range(players)]  # style counts
         self.not_noble = [0] * players  # public bitmask: Nobles a seat's claims rule out
-        # The chance record kept for determinize (belief.py): every deck order ("epoch", top
-        # first), who received each drawn card (a seat, or PUBLIC once the card was seen by
-        # all), the draw index of each card in a hand, samurai and tie draws.
-        self.epochs: list[tuple[int, ...]] = []
-        self.epoch_start: list[int] = []
-        self.draw_rec: list[int] = []
-        self.card_slot = [NOBODY] * NP
+        # The chance record kept for determinize (belief.py): the card timeline (see T_DRAW),
+        # the samurai styles drawn and the Nobles that won random Honour ties.
+        self.timeline: list[tuple[int, int, Any]] = []
+        self._belief_cache: Any = None  # belief.py's analysis of this step (never copied)
         self.sam_drawn: list[int] = []
         self.tie_results: list[int] = []
         self.shuffle_queue: list[list[int]] = [
@@ -345,7 +347,7 @@ class JapanState(State):
         fixed = [INDEX[k] for k in opts["deck"] or ()]
         rest = [p for p in deck if p not in fixed]
         self.rng.shuffle(rest)
-        self._new_epoch(fixed + rest)
+        self._new_epoch(fixed + rest, 0, tuple(deck))
         # 2: twelve single developments; 3: four doubles with a samurai.
         for _ in range(COMPONENTS["setup_single_developments"]):
             p = self._draw_card(PUBLIC)
@@ -408,10 +410,10 @@ class JapanState(State):
     def _unbacked(self) -> list[int]:
         return [n for n in range(4) if n not in self.nobles]
 
-    def _new_epoch(self, order: list[int]) -> None:
-        """Start a new deck, ``order`` listing it top card first."""
-        self.epochs.append(tuple(order))
-        self.epoch_start.append(len(self.draw_rec))
+    def _new_epoch(self, order: list[int], carried: int, added: tuple[int, ...]) -> None:
+        """Start a new deck, ``order`` listing it top card first: ``carried`` cards of the old
+        deck (Champion of Light) and the ``added`` cards from the discard pile (or the box)."""
+        self.timeline.append((T_EPOCH, carried, added))
         self.deck = order[::-1]
 
     def _draw_samurai(self) -> int:
@@ -986,28 +988,26 @@ class JapanState(State):
                 return NOBODY
             cards = self.discard
             self.discard = []
-            self._shuffle_into_deck(cards)
+            self._shuffle_into_deck(cards, 0)
         c = self.deck.pop()
-        if recipient >= 0:
-            self.card_slot[c] = len(self.draw_rec)
-        self.draw_rec.append(recipient)
+        self.timeline.append((T_DRAW, recipient, c))
         return c
 
-    def _shuffle_into_deck(self, cards: list[int]) -> None:
-        """Shuffle ``cards`` (the discard pile, plus the deck's rest for Champion of Light)."""
+    def _shuffle_into_deck(self, cards: list[int], carried: int) -> None:
+        """Shuffle ``cards``: the deck's ``carried`` remaining cards (Champion of Light), then
+        the discard pile."""
         order = self.shuffle_queue.pop(0) if self.shuffle_queue else None
         if order is None or sorted(order) != sorted(cards):
             order = list(cards)
             self.rng.shuffle(order)
-        self._new_epoch(order)
+        self._new_epoch(order, carried, tuple(cards[carried:]))
         self._emit("reshuffled", None, cards=len(order))
 
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """A hand card goes face up to the discard pile: from now on everyone knows it."""
         self.hand[seat].remove(c)
         self.discard.append(c)
-        self.draw_rec[self.card_slot[c]] = PUBLIC
-        self.card_slot[c] = NOBODY
+        self.timeline.append((T_SHOW, seat, c))
 
     def _draw_into_hand(self, seat: int, count: int) -> None:
         drawn = []
@@ -1018,7 +1018,7 @@ class JapanState(State):
             drawn.append(c)
         self.hand[seat].extend(drawn)
         self._emit("drew", None, seat=seat, count=len(drawn))
-        self._emit_lazy("cards", (seat,), _CardsPayload(tuple(drawn)).payload)
+        self._emit_lazy("cards", (seat,), CardsPayload(tuple(drawn)).payload)
 
     # -- development ------------------------------------------------------------------------
     def _develop_step(self) -> None:
@@ -1076,8 +1076,9 @@ class JapanState(State):
             self._emit("honour_revealed", None, honour=HONOUR_KEYS[self.honour_up])
             if self.honour_up == CHAMPION_OF_LIGHT:
                 cards = self.deck[::-1] + self.discard
+                carried = len(self.deck)
                 self.discard = []
-                self._shuffle_into_deck(cards)
+                self._shuffle_into_deck(cards, carried)
         self.turn_i = 0
         self._start_turn()
 
@@ -1276,6 +1277,7 @@ class JapanState(State):
         new.ninjas = [n.copy() for n in self.ninjas]
         new.pool = [n.copy() for n in self.pool]
         new.setup_cards = [c.copy() for c in self.setup_cards]
+        new._belief_cache = None
 
     def prompt(self, seat: int | None = -2) -> str:
         """What the player to move is asked for now (as ``seat`` may read it: only the mover
@@ -1303,6 +1305,12 @@ class JapanState(State):
         from .view import build_view
 
         return build_view(self, seat)
+
+    def public_payloads(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(kind, payload) of every public event, uncopied: read-only, for belief.py."""
+        for kind, data, to in self._log:
+            if to is None:
+                yield kind, data
 
     def determinize(self, seat: int, rng: Any) -> JapanState:
         from .belief import determinize
@@ -1362,10 +1370,7 @@ _FLAT_LISTS = (
     "markers",
     "gold",
     "not_noble",
-    "epochs",
-    "epoch_start",
-    "draw_rec",
-    "card_slot",
+    "timeline",
     "sam_drawn",
     "tie_results",
     "shuffle_queue",
@@ -1373,7 +1378,7 @@ _FLAT_LISTS = (
 )
 
 
-class _CardsPayload:
+class CardsPayload:
     """Immutable payload of a private 'cards drawn' event (built only when read)."""
 
     __slots__ = ("cards",)

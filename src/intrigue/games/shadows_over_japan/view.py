@@ -108,7 +108,7 @@ def _players_view(state: JapanState, seat: int | None) -> list[dict[str, Any]]:
                 "hand_size": len(state.hand[s]),
                 "intelligence": list(state.intel_hand[s]),
                 "ninjas": len(state.ninjas[s]),
-                "pool": len(state.pool[s]),
+                "pool": sum(state.pool[s]),  # ninjas off the board (6 less those on it)
                 "ruled_out": [NOBLES[n] for n in range(4) if state.not_noble[s] >> n & 1],
                 "noble": NOBLES[state.nobles[s]] if known else None,
             }

@@ -1,0 +1,264 @@
+"""A Shadows over Japan clan that works for its Noble from its own view, as the seed suggests.
+
+The score is the Noble's Political Power: Honours, the military and economy awards, conquests,
+Intelligence, less lost provinces. So the clan hurts the other Nobles and spares its own: it
+steals Intelligence from other capitals, sabotages their developments, kills their samurai with
+a style that beats them, marches armies into their provinces, completes missions for gold and
+spends it on recruits (using the cards it could not claim), marches and extra actions. It never
+touches its own Noble's samurai, developments or provinces, which would also show everyone
+whom it backs. Ninjas walk toward the nearest target on the map; a revealed ninja hides again
+by a Substitution when it can. Every action gets a value and the best one is played (random
+among equals); ``end`` is played when nothing is worth doing.
+
+Only the view and the game's static map data are used.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from intrigue.engine import Action
+from intrigue.games.shadows_over_japan.data import (
+    BEATS,
+    CAPITAL_OF,
+    HOME,
+    INDEX,
+    IS_CAPITAL,
+    KEYS,
+    NINJA_ADJ,
+    NOBLE_INDEX,
+    STYLE_INDEX,
+)
+
+from ..base import RandomSource
+
+NP = len(KEYS)
+FAR = 8  # distances are capped here: beyond it every province is "far"
+HARD_MISSIONS = {"espionage": 3, "conquest": 2, "infiltrate": 1}  # discarded first
+
+
+def _distances() -> tuple[tuple[int, ...], ...]:
+    rows = []
+    for start in range(NP):
+        dist = [FAR] * NP
+        dist[start] = 0
+        todo = deque([start])
+        while todo:
+            p = todo.popleft()
+            if dist[p] + 1 >= FAR:
+                continue
+            for q in NINJA_ADJ[p]:
+                if dist[q] > dist[p] + 1:
+                    dist[q] = dist[p] + 1
+                    todo.append(q)
+        rows.append(tuple(dist))
+    return tuple(rows)
+
+
+DIST = _distances()
+
+
+class Board:
+    """The seat's view of the board, indexed like the map data."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.seat: int = view["seat"]
+        you = view["you"]
+        self.noble = NOBLE_INDEX[you["noble"]]
+        self.owner = list(HOME)
+        self.dev = [0] * NP
+        self.sam = [-1] * NP
+        self.army = [-1] * NP
+        self.occupied = [False] * NP
+        self.ninja: list[dict[str, Any] | None] = [None] * NP
+        for entry in view["provinces"]:
+            p = INDEX[entry["key"]]
+            self.owner[p] = NOBLE_INDEX[entry["owner"]]
+            self.dev[p] = entry["developments"]
+            if entry["samurai"] in STYLE_INDEX:
+                self.sam[p] = STYLE_INDEX[entry["samurai"]]
+            if entry["army"]:
+                self.army[p] = NOBLE_INDEX[entry["army"]]
+            self.occupied[p] = entry["occupier"] is not None
+            self.ninja[p] = entry["ninja"]
+        self.intel = {NOBLE_INDEX[n["key"]]: n["intelligence_at_capital"] for n in view["nobles"]}
+        self.gold = view["players"][self.seat]["gold"]
+        self.hand = you["hand"]
+        self.scouts = {
+            INDEX[c["key"]]
+            for c in self.hand
+            if c["mission"] == "scout" and NOBLE_INDEX[c["against"]] != self.noble
+        }
+        self.targets = self._targets()
+
+    def mine(self, p: int) -> bool:
+        ninja = self.ninja[p]
+        return ninja is not None and ninja["seat"] == self.seat
+
+    def style(self, p: int) -> int:
+        ninja = self.ninja[p]
+        return -1 if ninja is None or ninja["style"] is None else STYLE_INDEX[ninja["style"]]
+
+    def rival(self, p: int) -> bool:
+        return self.owner[p] != self.noble
+
+    def _targets(self) -> list[int]:
+        """Provinces worth walking to: undefended rival developments and capitals, rival
+        samurai, armies to infiltrate, provinces named by Scout missions in hand."""
+        found = list(self.scouts)
+        for p in range(NP):
+            if self.mine(p):
+                continue
+            armed = self.army[p] >= 0
+            sabotage = self.dev[p] and self.sam[p] < 0 and not armed
+            duel = self.sam[p] >= 0 and not armed
+            if (self.rival(p) and (sabotage or duel)) or (
+                armed and not self.occupied[p] and self.ninja[p] is None
+            ):
+                found.append(p)
+        for n, cap in enumerate(CAPITAL_OF):
+            if n != self.noble and self.intel[n]:
+                found.append(cap)
+        return found
+
+    def distance(self, p: int) -> int:
+        return min((DIST[p][t] for t in self.targets if t != p), default=FAR)
+
+
+def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
+    """The heuristic move for the step the view is at."""
+    phase = view["phase"]
+    if phase == "setup":
+        return legal_actions[rng.randrange(len(legal_actions))]
+    board = Board(view)
+    if phase == "discard":
+        return _discard(board, legal_actions, rng)
+    scored = [(_value(board, view, a), a) for a in legal_actions]
+    best = max(score for score, _ in scored)
+    top = [a for score, a in scored if score == best]
+    return top[rng.randrange(len(top))]
+
+
+def _discard(board: Board, legal: list[Action], rng: RandomSource) -> Action:
+    """Keep one card of our own Noble for a recruit; drop the hardest missions first."""
+    by_key = {c["key"]: c for c in board.hand}
+    own = [a for a in legal if NOBLE_INDEX[by_key[a.args[0]]["against"]] == board.noble]
+
+    def worth(action: Action) -> float:
+        card = by_key[action.args[0]]  # type: ignore[index]
+        if NOBLE_INDEX[card["against"]] == board.noble:
+            return 1.0 if len(own) == 1 else -1.0
+        return 2.0 - HARD_MISSIONS.get(card["mission"], 0)
+
+    least = min(worth(a) for a in legal)
+    worst = [a for a in legal if worth(a) == least]
+    return worst[rng.randrange(len(worst))]
+
+
+def _value(board: Board, view: dict[str, Any], action: Action) -> float:
+    verb, args = action.verb, action.args
+    if verb == "end":
+        return 0.5 if view["phase"] == "actions" else 0.0
+    if verb == "claim":
+        return 20.0
+    if verb == "steal":
+        return 12.0 if HOME[INDEX[args[0]]] != board.noble else -5.0  # type: ignore[index]
+    if verb == "sabotage":
+        return 5.0 if board.rival(INDEX[args[0]]) else -8.0  # type: ignore[index]
+    if verb == "seppuku":
+        return -20.0
+    if verb == "move":
+        return _move_value(board, INDEX[args[0]], INDEX[args[1]])  # type: ignore[index]
+    if verb == "substitute":
+        p, q = INDEX[args[0]], INDEX[args[1]]  # type: ignore[index]
+        revealed = any(board.ninja[x]["revealed"] for x in (p, q))  # type: ignore[index]
+        return (1.5 if revealed else -1.0) - 0.1 * (len(args) == 3)
+    if verb == "march":
+        return _march_value(board, INDEX[args[0]], INDEX[args[1]])  # type: ignore[index]
+    if verb == "extra":
+        return 1.0 if board.gold >= 3 and view["actions_left"] == 0 else -1.0
+    if verb == "recruit":
+        return _recruit_value(board, INDEX[args[0]], STYLE_INDEX[args[1]])  # type: ignore[index]
+    if verb == "draw":
+        return 2.0 if len(board.hand) <= 3 and board.gold >= 2 else -1.0
+    return -1.0  # initiative: rarely worth a coin
+
+
+def _fight(mine: int, theirs: int) -> float:
+    """+1 a sure win, -1 a sure loss, 0 a tie; unknown styles average to a small loss."""
+    if mine < 0 or theirs < 0:
+        return -0.3
+    if BEATS[mine] == theirs:
+        return 1.0
+    return -1.0 if BEATS[theirs] == mine else 0.0
+
+
+def _move_value(board: Board, p: int, q: int) -> float:
+    style = board.style(p)
+    value = 0.0
+    cost = 1
+    alive = True
+    if board.sam[q] >= 0:
+        cost = 2
+        result = _fight(style, board.sam[q])
+        if result > 0:
+            value += 5.0 if board.rival(q) else -6.0
+        elif result < 0:
+            value -= 8.0
+            alive = False
+        else:
+            return -3.0  # bounced back, revealed, for nothing
+    enemy = board.ninja[q]
+    if enemy is not None and alive:
+        cost = 2
+        theirs = -1 if enemy["style"] is None else STYLE_INDEX[enemy["style"]]
+        result = _fight(style, theirs)
+        value += 4.0 * result if result else -2.0
+        alive = result > 0
+    if board.army[q] >= 0 and not board.occupied[q] and alive:
+        cost = 2
+        value += 4.0 if board.army[q] == board.noble or board.gold else 2.0
+    if not alive:
+        return value
+    if q in board.scouts:
+        value += 4.0
+    progress = board.distance(p) - board.distance(q)
+    value += 1.2 * progress - 0.4 * (cost - 1)
+    if board.rival(q) and board.dev[q] and board.sam[q] < 0 and board.army[q] < 0:
+        value += 1.0  # a sabotage next
+    if IS_CAPITAL[q] and HOME[q] != board.noble and board.intel[HOME[q]]:
+        value += 1.0
+    return value
+
+
+def _march_value(board: Board, p: int, q: int) -> float:
+    n = board.army[p]
+    value = -1.0  # the coin
+    ninja = board.ninja[q]
+    if ninja is not None and ninja["seat"] != board.seat:
+        value += 1.5
+    if ninja is not None and ninja["seat"] == board.seat:
+        value -= 4.0
+    if board.occupied[q]:
+        if HOME[q] == n:
+            return value + (8.0 if n == board.noble else 1.0)
+        return value + (8.0 if n == board.noble else -2.0 if HOME[q] == board.noble else 1.0)
+    if board.owner[q] != n:
+        if board.owner[q] == board.noble:
+            return value - 12.0  # our own province conquered
+        return value + (10.0 if n == board.noble else 2.0 + board.dev[q] + (board.sam[q] >= 0))
+    # At home: only worth it when it walks toward a rival border.
+    closer = min(DIST[q][r] for r in range(NP) if board.owner[r] != n) < min(
+        DIST[p][r] for r in range(NP) if board.owner[r] != n
+    )
+    return value + (1.5 if closer and n == board.noble else -0.5)
+
+
+def _recruit_value(board: Board, c: int, style: int) -> float:
+    card = next(card for card in board.hand if INDEX[card["key"]] == c)
+    value = 6.0 if NOBLE_INDEX[card["against"]] == board.noble else 3.0
+    value -= 0.3 * min(board.distance(c), FAR)
+    if board.sam[c] >= 0 and BEATS[style] == board.sam[c]:
+        value += 0.5  # ready to fight next door's twin
+    return value + 0.01 * style  # a fixed preference among equal styles
