@@ -228,38 +228,6 @@ OPTIONS = (
 )
 
 
-class ShadowsOverJapan(Game):
-    """Ninja clans secretly backing the four great Nobles of Sengoku Japan."""
-
-    id = "shadows-over-japan"
-    name = "Shadows over Japan"
-    summary = (
-        "Ninja clans secretly back one of four Nobles: fight with hidden styles, infiltrate "
-        "armies, steal intelligence and win the most Political Power."
-    )
-    player_counts = (2, 3, 4)
-    options = OPTIONS
-    action_table = ACTIONS_TABLE
-
-    def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> JapanState:
-        return JapanState(self, players, seed, options)
-
-    def describe_action(self, action: Action, view: dict[str, Any]) -> str:
-        from .render import describe_action
-
-        return describe_action(action, view)
-
-    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
-        from .render import describe_event
-
-        return describe_event(event, view)
-
-    def render(self, view: dict[str, Any]) -> Any:
-        from .render import render_view
-
-        return render_view(view)
-
-
 class JapanState(State):
     """One game of Shadows over Japan."""
 
@@ -1416,6 +1384,21 @@ def _place_awards(values: list[int]) -> list[int]:
             if v == second:
                 awards[i] = 1
     return awards
+
+
+class ShadowsOverJapan(Game):
+    """Ninja clans secretly backing the four great Nobles of Sengoku Japan."""
+
+    id = "shadows-over-japan"
+    name = "Shadows over Japan"
+    summary = (
+        "Ninja clans secretly back one of four Nobles: fight with hidden styles, infiltrate "
+        "armies, steal intelligence and win the most Political Power."
+    )
+    player_counts = (2, 3, 4)
+    options = OPTIONS
+    action_table = ACTIONS_TABLE
+    state_class = JapanState
 
 
 __all__ = ["JapanState", "ShadowsOverJapan"]
