@@ -1,17 +1,17 @@
-"""Four players (MB-25..MB-29, §2.6): the ballroom zone, rotation, conquest and control."""
+"""Four players (MB-25..MB-30, §2.6): the ballroom zone, rotation, conquest, control; three."""
 
 from __future__ import annotations
 
 import pytest
-from mb_helpers import dests, game_obj, legal, play, position
+from mb_helpers import dests, game_obj, legal, play, position, three
 
-from intrigue.engine import IllegalAction
+from intrigue.engine import IllegalAction, InvalidOption
 
 KINGS = ("1:k@ec1", "2:k@sc1", "3:k@wc1")
 
 
-def four(*cards: str, first: int = 0):
-    return position(*cards, players=4, first=first)
+def four(*cards: str, first: int = 0, **options: object):
+    return position(*cards, players=4, first=first, **options)
 
 
 def test_four_player_setup_formation_and_suits() -> None:
@@ -90,6 +90,7 @@ def test_conquest_gives_control_hand_and_prisoners_mb27() -> None:
         "2:k@sf3",
         "3:k@wf3",
         "0:k@nc1",
+        release="own",  # no release windows between turns here (see test_mb_windows.py)
     )
     play(state, "inspect eb2", "move eb2 ec1", "end")
     play(state, "inspect ea3", "end")
@@ -101,7 +102,7 @@ def test_conquest_gives_control_hand_and_prisoners_mb27() -> None:
     assert conquered == [{"kind": "conquered", "seat": 0, "side": 1, "previous": 1}]
     view = state.view(0)
     assert view["sides"][1]["controller"] == 0
-    assert view["sides"][0]["hand"]["cards"] == ["J", "2"]  # East's hand, and North's prisoner
+    assert view["sides"][0]["hand"]["cards"] == ["2", "J"]  # North's prisoner, East's hand
     assert view["sides"][1]["prison"]["count"] == 0
     assert not state.is_over
     # North now plays East's turn too (a second turn per round)
@@ -140,3 +141,34 @@ def test_mb43_second_row_cards_do_not_enter_the_ballroom() -> None:
     state = four("0:9@nc2", "0:k@nc1", *KINGS)
     play(state, "inspect nc2")
     assert not any(d.startswith("ball") for d in dests(state, "nc2"))
+
+
+# -- MB-30: three players, the four-player palace without West ---------------------------------
+
+
+def test_mb30_three_players_north_east_south_clockwise() -> None:
+    assert game_obj().player_counts == (2, 4)  # not offered yet: see mb_helpers.three
+    state = three(seed=4, first=0)
+    view = state.view(None)
+    assert [s["name"] for s in view["sides"]] == ["North", "East", "South"]
+    assert [s["suit"] for s in view["sides"]] == ["s", "d", "h"]
+    assert not any(sq.startswith("w") for sq in view["board"])
+    order = []
+    for _ in range(3):
+        seat = state.to_move[0]
+        order.append(seat)
+        play(state, f"inspect {'nes'[seat]}c1", "end")
+    assert order == [0, 1, 2]
+
+
+def test_mb30_there_is_no_west_courtroom_to_enter() -> None:
+    # an EW-axis card in the ballroom may leave only into East's courtroom
+    state = position("0:9@ball", "0:2@nc3", "1:k@ec1", "2:k@sc1", players=3, first=0)
+    play(state, "inspect ball0", "rotate ball")
+    moves = dests(state, "ball")
+    assert moves and all(sq.startswith("e") for sq in moves)
+    state = position("0:2@nc3", "0:k@nb3", "1:k@ec1", "2:k@sc1", players=3, first=0)
+    play(state, "inspect nc3", "deliver nb3")
+    assert not any(a.startswith("drop w") for a in legal(state))
+    with pytest.raises(InvalidOption, match="no courtroom"):
+        position("0:k@wc3", "1:k@ec1", players=3)

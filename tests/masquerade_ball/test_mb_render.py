@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mb_helpers import dealt, game_obj, play
+from mb_helpers import dealt, game_obj, play, three
 from rich.console import Console
 
 
@@ -28,8 +28,8 @@ def test_board_drawn_as_a_grid_with_known_cards_only() -> None:
 
 def test_every_menu_entry_and_event_has_a_sentence() -> None:
     game = game_obj()
-    for players in (2, 4):
-        state = game.new(players, seed=5, max_turns=40)
+    for players in (2, 3, 4):
+        state = three(seed=5, max_turns=40) if players == 3 else game.new(players, 5, max_turns=40)
         rng = random.Random(5)
         while not state.is_over:
             seat = state.to_move[0]

@@ -1,17 +1,19 @@
 """Every action The Masquerade Ball can accept, built once at import (stable RL indices).
 
 Places are squares, named ``a1``..``f7`` on the two-player palace and ``na1``..``wf3`` on the
-four-player palace (courtroom letter n/e/s/w, file, row counted from the throne row), plus, with
-four players, ``ball<i>`` (the i-th card of the public ballroom list) and ``ball`` (the
-ballroom as a destination, or the acting card standing in it as a source).
+four-player palace (courtroom letter n/e/s/w, file, row counted from the throne row; three
+players use it without West), plus, there, ``ball<i>`` (the i-th card of the public ballroom
+list) and ``ball`` (the ballroom as a destination, or the acting card standing in it as a
+source).
 
 Verbs: ``inspect <place>``; ``play <i>`` (hand card i), ``free <i>`` (the Diplomat: the i-th of
 your cards in enemy prisons), ``resurrect <i>`` (the Bishop: the i-th card of your graveyard
 followed by the others'), each followed by ``place <square>`` (or ``place hand`` after free);
 ``move <from> <to>`` (onto an enemy: an attack), ``swap <a> <b>``, ``rotate ball``;
 ``spy <place>``, ``redeem <place>``, ``deliver <place>`` then ``drop <place>`` (the Nun);
-``release <i>`` (a prisoner back to its owner's hand) and ``end``. Hidden picks name positions,
-never identities.
+``release <i>`` (a prisoner back to its owner's hand) and ``end``. Between turns: ``pass``
+(close a release or conquest window) and ``liberate`` (hand a conquered courtroom back to its
+eliminated owner, MB-28). Hidden picks name positions, never identities.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ FREE = [_act("free", i) for i in range(MAX_PRISON)]
 RESURRECT = [_act("resurrect", i) for i in range(MAX_GRAVES)]
 RELEASE = [_act("release", i) for i in range(MAX_PRISON)]
 PLACE_HAND = _act("place", "hand")
+PASS = _act("pass")
+LIBERATE = _act("liberate")
 TWO_ACTIONS = BoardActions(TWO)
 FOUR_ACTIONS = BoardActions(FOUR)
 ACTIONS = ActionTable(
@@ -124,6 +128,8 @@ ACTIONS = ActionTable(
             PLACE_HAND,
             *TWO_ACTIONS.ordered,
             *FOUR_ACTIONS.ordered,
+            PASS,  # added after the first release: appended so older indices stay stable
+            LIBERATE,
         ]
     )
 )

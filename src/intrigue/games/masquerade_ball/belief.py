@@ -1,196 +1,567 @@
-"""What a seat can still believe: the ranks it has not seen, and which hand card was played.
+"""What a seat can still believe: a complete game consistent with everything it has seen.
 
-The only chance in the game is the deal (the ranks of the face-down cards) and the first
-player, which is public. Everything after is the players' actions, which are public except for
-which card of a hand of several was played. So a sample is: keep every rank ``seat`` has ever
-seen (its ``ever`` mask, which includes everything revealed), deal the remaining ranks of each
-entourage at random among the cards it has not seen, pick the hidden hand cards at random, and
-replay the whole game on that deal. The replay is accepted only if the game stays legal and
-``seat`` sees exactly the same log and view; moves, must-move obligations and verdict outcomes
-constrain the unseen ranks, so a proposal is first filtered by the cheap per-card constraints
-collected from the public log (`_constraints`) before the full replay.
+The game's only chance is the deal, so the hidden information is (a) the ranks of the cards
+the seat has not seen and (b) which card of a hand of several another seat played (MB-31).
+Everything else, where every card is, who attacked whom, who won each verdict, which cards are
+face up, is public. So a sample is built in two steps, from the seat's information only:
+
+1. **Replay the public story** on placeholder ranks (`Forced`): legality is not checked and
+   each verdict (and each unmasking card) is taken from the seat's own log, so the replay goes
+   exactly where the real game went whatever the ranks. On the way, every observation that
+   depends on a rank becomes a constraint on the card concerned (`Csp`):
+
+   * every card the seat came to know (the state's ``learnlog``, in order) has the rank it saw
+     (by the order of learning, not by card: after a hidden pick the cards are relabelled);
+   * a card another seat moved can move that way (its pip map, a jump, a two-step, ...);
+   * an even card that stayed put at the end of a turn had no empty pip square (MB-6);
+   * every verdict: the two ranks give the public winner and the public flips (§2.3, MB-19);
+   * a card unmasked for an ability is the first acting card that could (the invoker rule);
+   * which hand card another seat played: a choice point (its back, the suit, is public).
+
+2. **Draw ranks** satisfying every constraint: each entourage's cards take its 14 ranks once
+   each (a random backtracking search over the constrained cards, then a shuffle of the rest).
+
+The true deal satisfies every constraint under the true hand picks, so a depth-first search
+over the hand picks always finds a solution: there is no fallback and no retry on the truth.
+Nothing here reads a rank the seat has not seen or a hidden hand pick: two states the seat
+cannot tell apart give the same sample for the same generator (tests/masquerade_ball).
+
+Step 1 up to the first hand pick with a real choice does not depend on the generator, so it
+is done once per state and seat and kept (`Plan`, in ``BallState._plans``); a sample then costs
+one search and a clone (or, with hand picks, the rest of the replay from the first pick). A
+sample is that clone with the drawn ranks: the log's payloads that name ranks are read through
+the sample's own rank table (`BallState.events`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from intrigue.engine import IllegalAction
+from intrigue.engine import Action, Rng
 
 from .actions import PLAY
-from .board import RANK_TOKENS, RANKS
+from .board import ACE, JACK, JOKER, KING, QUEEN, RANK_TOKENS, RANKS, TOKEN_RANKS
+from .circle import VERDICTS, Verdict
+from .rules import CARDS, EMPTY, EVEN, F_INV, F_MUST, BallState
 
-if TYPE_CHECKING:
-    from .rules import BallState
+ALL = sum(1 << r for r in RANKS)  # a domain: bit r set when rank r is still possible
+# Ranks that move alike (`_targets` depends on the pip map and on being an aristocrat only).
+MOVE_GROUPS = (
+    (QUEEN, sum(1 << r for r in (ACE, JACK, QUEEN, KING, JOKER))),
+    *((r, 1 << r) for r in range(2, 11)),
+)
+INVOKE_RANK = {"spy": 5, "redeem": 3, "deliver": 2, "free": 6, "resurrect": 4}
+VERBS_INVOKE = frozenset(INVOKE_RANK)
 
-ATTEMPTS = 400
+
+class DeadEnd(Exception):
+    """The hand picks chosen so far admit no consistent ranks: try another pick."""
+
+
+# -- the constraint store ---------------------------------------------------------------------
+class Csp:
+    """Rank domains per card, pair constraints (verdicts), one rank per card per entourage."""
+
+    def __init__(self, ncards: int, groups: list[list[int]], pools: list[int]) -> None:
+        self.dom = [0] * ncards
+        self.group = [-1] * ncards
+        self.groups = groups  # the cards of each entourage still in the game
+        self.pools = pools  # the ranks they share out (a bit mask)
+        for g, cids in enumerate(groups):
+            for c in cids:
+                self.dom[c] = pools[g]
+                self.group[c] = g
+        # per card: (other card, table) where table[rank of other] = mask of ranks for this card
+        self.adj: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(ncards)]
+
+    def copy(self) -> Csp:
+        new = object.__new__(Csp)
+        new.dom = self.dom.copy()
+        new.group = self.group
+        new.groups = self.groups
+        new.pools = self.pools
+        new.adj = [a.copy() for a in self.adj]
+        return new
+
+    def restrict(self, cid: int, mask: int) -> None:
+        """Keep only the ranks in ``mask`` for ``cid`` (and propagate single values)."""
+        if self.group[cid] < 0:
+            return
+        todo = [(cid, mask)]
+        dom, group = self.dom, self.group
+        while todo:
+            c, m = todo.pop()
+            new = dom[c] & m
+            if new == dom[c]:
+                continue
+            if not new:
+                raise DeadEnd
+            dom[c] = new
+            if new & (new - 1) == 0:  # one rank left: nobody else in the entourage has it
+                for other in self.groups[group[c]]:
+                    if other != c and dom[other] & new:
+                        todo.append((other, ~new))
+            for other, table in self.adj[c]:
+                # table[rank of other] = ranks this card may have with it
+                allowed = 0
+                for ro in _bits(dom[other]):
+                    if table[ro] & new:
+                        allowed |= 1 << ro
+                if dom[other] & ~allowed:
+                    todo.append((other, allowed))
+
+    def pair(self, a: int, b: int, allowed: set[tuple[int, int]]) -> None:
+        """Only the rank pairs in ``allowed`` for (``a``, ``b``)."""
+        for_a = [0] * (JOKER + 1)  # for_a[rank of b] = ranks a may have
+        for_b = [0] * (JOKER + 1)
+        for ra, rb in allowed:
+            for_a[rb] |= 1 << ra
+            for_b[ra] |= 1 << rb
+        self.adj[a].append((b, tuple(for_a)))
+        self.adj[b].append((a, tuple(for_b)))
+        self.restrict(a, _union(for_a, self.dom[b]))
+        self.restrict(b, _union(for_b, self.dom[a]))
+
+    def solve(self, rng: Any) -> list[int] | None:
+        """A random assignment satisfying everything, or None if there is none."""
+        dom, pools, adj = self.dom, self.pools, self.adj
+        ranks = [0] * len(dom)
+        used = [0] * len(self.groups)  # ranks settled in each entourage
+        for g, cids in enumerate(self.groups):
+            for c in cids:
+                d = dom[c]
+                if d & (d - 1) == 0:
+                    used[g] |= d
+                    ranks[c] = d.bit_length() - 1
+        # Propagation made every other card's domain agree with the settled ones, so only the
+        # cards still tied to an open card, or with a narrowed domain, need a search; the rest
+        # take the leftovers, shuffled.
+        hard = []
+        for g, cids in enumerate(self.groups):
+            for c in cids:
+                d = dom[c]
+                if d & (d - 1) and (
+                    (d | used[g]) != pools[g] or any(dom[o] & (dom[o] - 1) for o, _ in adj[c])
+                ):
+                    hard.append(c)
+        assign: dict[int, int] = {}
+        if hard and not self._search(hard, assign, used, rng):
+            return None
+        for c, r in assign.items():
+            ranks[c] = r
+        for g, cids in enumerate(self.groups):
+            rest = list(_bits(pools[g] & ~used[g]))
+            rng.shuffle(rest)
+            free = [c for c in cids if not ranks[c]]
+            for c, r in zip(free, rest, strict=True):
+                ranks[c] = r
+        return ranks
+
+    def _search(self, todo: list[int], assign: dict[int, int], used: list[int], rng: Any) -> bool:
+        if not todo:
+            return True
+        best, best_mask, best_n = -1, 0, 99
+        for c in todo:  # the most constrained card first
+            mask = self._candidates(c, assign, used)
+            n = mask.bit_count()
+            if n < best_n:
+                best, best_mask, best_n = c, mask, n
+                if n == 0:
+                    return False
+        values = list(_bits(best_mask))
+        rng.shuffle(values)
+        rest = [c for c in todo if c != best]
+        g = self.group[best]
+        for r in values:
+            assign[best] = r
+            used[g] |= 1 << r
+            if self._search(rest, assign, used, rng):
+                return True
+            used[g] &= ~(1 << r)
+        del assign[best]
+        return False
+
+    def _candidates(self, c: int, assign: dict[int, int], used: list[int]) -> int:
+        mask = self.dom[c] & ~used[self.group[c]]
+        for other, table in self.adj[c]:
+            r = assign.get(other)
+            if r is not None:
+                mask &= table[r]
+        return mask
+
+
+def _bits(mask: int) -> Any:
+    r = 0
+    while mask:
+        if mask & 1:
+            yield r
+        mask >>= 1
+        r += 1
+
+
+def _union(table: list[int], mask: int) -> int:
+    out = 0
+    for r in _bits(mask):
+        out |= table[r]
+    return out
+
+
+# -- the forced replay --------------------------------------------------------------------------
+class Forced(BallState):
+    """A replay that takes verdicts and unmasking cards from the seat's log, not from ranks."""
+
+    forced: list[Verdict]
+    invoker = EMPTY
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._legal = None  # the real game checked it; here the ranks are placeholders
+        self._act(seat, action)
+
+    def _result(self, a: int, d: int) -> Verdict:
+        return self.forced.pop(0)
+
+    def _pick_invoker(self, kind: str, action: Action) -> int:
+        return self.invoker
+
+
+class Plan:
+    """One seat's replayed public story, built once per state (it needs no generator).
+
+    Without hidden hand picks it is complete: ``template`` (the replay, ranks still open) and
+    ``csp``; each sample draws ranks. Otherwise ``prefix`` is the replay up to the first pick
+    (replay, constraints, history step, log and learn pointers); each sample goes on from there.
+    """
+
+    def __init__(self, steps: int, story: _Story) -> None:
+        self.steps = steps  # the history length it was built at
+        self.story = story
+        self.template: BallState | None = None
+        self.csp: Csp | None = None
+        self.prefix: tuple[BallState, Csp, int, int, int] | None = None
+
+
+class _Story:
+    """Everything the seat knows, read once from the real state, and the replay's progress."""
+
+    def __init__(self, state: BallState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.rng: Any = None  # set for each sample that has hidden hand picks to choose
+        self.history = state.history
+        rank = state.rank
+        # The seat's log (kinds and payloads), and the ranks it came to know, in order.
+        self.log = [(k, d) for k, d, to in state._log if to is None or seat in to]
+        learned = []
+        node = state.learnlog
+        while node is not None:
+            node, s, cid = node
+            if s == seat:
+                learned.append(rank[cid])
+        learned.reverse()
+        self.learned = learned
+        # The cards in the game and the ranks they share, per entourage; placeholder options.
+        options = dict(state.options)
+        options["first"] = state.first
+        groups, pools = [], []
+        if options["setup"] is None:
+            for e in range(state.players):
+                groups.append(list(range(e * CARDS, (e + 1) * CARDS)))
+                pools.append(ALL)
+            canonical = "-".join(RANK_TOKENS[r] for r in RANKS)
+            options["deals"] = [canonical] * state.players
+        else:
+            specs = options["setup"]
+            listed: list[list[int]] = [[] for _ in range(state.players)]
+            for spec in specs:
+                e, rest = spec.split(":", 1)
+                listed[int(e)].append(TOKEN_RANKS[rest.split("@", 1)[0].lower()])
+            tokens = [sorted(ranks) for ranks in listed]
+            placeholder = []
+            for spec in specs:
+                e, rest = spec.split(":", 1)
+                placeholder.append(f"{e}:{RANK_TOKENS[tokens[int(e)].pop()]}@{rest.split('@')[1]}")
+            options["setup"] = placeholder
+            for e in range(state.players):
+                groups.append(list(range(e * CARDS, e * CARDS + len(listed[e]))))
+                pools.append(sum(1 << r for r in listed[e]))
+        self.options = options
+        self.groups = groups
+        self.pools = pools
+
+    def start(self) -> tuple[BallState, Csp, int, int]:
+        state = self.state
+        rep = Forced(state.game, state.players, 0, dict(self.options))
+        rep._start()
+        rep.rank = list(rep.rank)  # type: ignore[assignment]
+        csp = Csp(state.ncards, self.groups, self.pools)
+        k = self._learn(rep, None, csp, 0)
+        p = self._advance(rep, 0, 0)
+        return rep, csp, p, k
+
+    # -- one step -------------------------------------------------------------------------
+    def step(
+        self, rep: BallState, csp: Csp, i: int, p: int, k: int, pick: int | None = None
+    ) -> tuple[int, int]:
+        """Constrain, then play history step ``i`` on ``rep``; the new log and learn pointers."""
+        actor, action = self.history[i]
+        verb = action.verb
+        if verb == "move":
+            self._constrain_move(rep, csp, action)
+        elif verb == "end":
+            self._constrain_end(rep, csp, p)
+        elif verb in VERBS_INVOKE:
+            self._constrain_invoke(rep, csp, action, p)
+        elif verb == "play" and pick is not None:
+            action = PLAY[pick]
+        mark, head = rep.log_length, rep.learnlog
+        rep.apply(actor, action)
+        k = self._learn(rep, head, csp, k)
+        return self._advance(rep, mark, p), k
+
+    def picks(self, rep: BallState, i: int, p: int) -> list[int] | None:
+        """The hand cards another seat may have played at step ``i`` (None: not a hidden pick)."""
+        actor, action = self.history[i]
+        if action.verb != "play" or actor == self.seat:
+            return None
+        hand = rep.hand[rep.ent]
+        kind, data = self.log[p]
+        if kind != "play":
+            raise DeadEnd
+        suit = data["suit"]
+        return [j for j, c in enumerate(hand) if rep.suits[c // CARDS] == suit]
+
+    def _advance(self, rep: BallState, mark: int, p: int) -> int:
+        """Move the log pointer over the entries the seat saw; they must be the same kinds."""
+        seat, log = self.seat, self.log
+        for kind, _, to in rep._log[mark:]:
+            if to is None or seat in to:
+                if p >= len(log) or log[p][0] != kind:
+                    raise DeadEnd
+                p += 1
+        return p
+
+    def _learn(self, rep: BallState, head: Any, csp: Csp, k: int) -> int:
+        """Every card the seat came to know in this step has the rank it saw then."""
+        seat = self.seat
+        new = []
+        node = rep.learnlog
+        while node is not head:
+            node, s, cid = node
+            if s == seat:
+                new.append(cid)
+        for cid in reversed(new):
+            if k >= len(self.learned):
+                raise DeadEnd
+            csp.restrict(cid, 1 << self.learned[k])
+            k += 1
+        return k
+
+    def _payload(self, p: int, kind: str, skip: int = 0) -> tuple[int, dict[str, Any]]:
+        """The next entry of ``kind`` in the seat's log from ``p`` on (after ``skip`` of them)."""
+        log = self.log
+        for q in range(p, len(log)):
+            if log[q][0] == kind:
+                if skip == 0:
+                    data = log[q][1]
+                    return q, data(self.state.rank) if callable(data) else data
+                skip -= 1
+        raise DeadEnd
+
+    def _constrain_move(self, rep: BallState, csp: Csp, action: Action) -> None:
+        src, dst = str(action.args[0]), str(action.args[1])
+        cid = rep._card_named(src)
+        dom = csp.dom[cid]
+        flags = rep.acts[cid]
+        target = _place_index(rep, dst)
+        ranks: list[int] = rep.rank  # type: ignore[assignment]
+        true = ranks[cid]
+        allowed = 0
+        for rank, members in MOVE_GROUPS:
+            if dom & members:
+                ranks[cid] = rank
+                if any(place == target for place, _ in rep._targets(cid, flags)):
+                    allowed |= members
+        ranks[cid] = true
+        csp.restrict(cid, allowed)
+
+    def _constrain_end(self, rep: BallState, csp: Csp, p: int) -> None:
+        board = rep.board
+        for cid, flags in rep.acts.items():
+            pos = rep.pos[cid]
+            if flags & F_MUST and pos >= 0:
+                stuck = 0
+                for r in EVEN:
+                    if any(board[d] == EMPTY for d in rep.moves[r].must[pos]):
+                        stuck |= 1 << r
+                if stuck:
+                    csp.restrict(cid, ~stuck)
+        forced = []
+        for n, (a, d, _) in enumerate(rep.pending):
+            _, data = self._payload(p, "verdict", n)
+            want = Verdict(data["winner"], "attacker" in data, "defender" in data)
+            am, dm = not rep.up[a], not rep.up[d]
+            allowed = {
+                (ra, rd)
+                for ra in _bits(csp.dom[a])
+                for rd in _bits(csp.dom[d])
+                if VERDICTS[ra][rd][am][dm] == want
+            }
+            csp.pair(a, d, allowed)
+            forced.append(want)
+        rep.forced = forced  # type: ignore[attr-defined]
+
+    def _constrain_invoke(self, rep: BallState, csp: Csp, action: Action, p: int) -> None:
+        _, data = self._payload(p, "unmask")
+        square = data["square"]
+        if data.get("attacking"):
+            invoker = next(a for a, d, _ in rep.pending if rep._name_of(d) == square)
+        else:
+            invoker = rep._card_named(square)
+        rank = INVOKE_RANK[action.verb]
+        csp.restrict(invoker, 1 << rank)
+        ranks: list[int] = rep.rank  # type: ignore[assignment]
+        # Acting cards before it could not have done the same (the first one that can does).
+        for cid, flags in rep.acts.items():
+            if cid == invoker:
+                break
+            if flags & F_INV and not rep.up[cid] and csp.dom[cid] >> rank & 1:
+                true = ranks[cid]
+                ranks[cid] = rank
+                could = action in rep._ability_list(cid)
+                ranks[cid] = true
+                if could:
+                    csp.restrict(cid, ~(1 << rank))
+        rep.invoker = invoker  # type: ignore[attr-defined]
+
+
+def _place_index(rep: BallState, name: str) -> int:
+    geo = rep.geo
+    if name in geo.index:
+        return geo.index[name]
+    if name == "ball":
+        return rep.names.ball
+    return geo.size + int(name[4:])
+
+
+# -- building plans and drawing samples ---------------------------------------------------------
+def _until_pick(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int) -> Any:
+    """Replay from step ``i`` to the next hidden hand pick with a real choice (or the end)."""
+    history = story.history
+    while i < len(history):
+        picks = story.picks(rep, i, p)
+        if picks == []:
+            raise DeadEnd  # no card of the hand has the back the seat saw
+        if picks is not None and len(picks) > 1:
+            break
+        p, k = story.step(rep, csp, i, p, k, None if picks is None else picks[0])
+        i += 1
+    else:
+        if p != len(story.log) or k != len(story.learned):
+            raise DeadEnd
+    return i, p, k
+
+
+def _search_picks(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int) -> Any:
+    """Depth-first over the hidden hand picks from the one at step ``i``: (replay, ranks)."""
+    try:
+        i, p, k = _until_pick(story, rep, csp, i, p, k)
+    except DeadEnd:
+        return None
+    if i == len(story.history):
+        ranks = csp.solve(story.rng)
+        return None if ranks is None else (rep, ranks)
+    picks = story.picks(rep, i, p)
+    assert picks is not None
+    story.rng.shuffle(picks)
+    for pick in picks:
+        branch, bcsp = rep.clone(), csp.copy()
+        try:
+            bp, bk = story.step(branch, bcsp, i, p, k, pick)
+        except DeadEnd:
+            continue
+        found = _search_picks(story, branch, bcsp, i + 1, bp, bk)
+        if found is not None:
+            return found
+    return None
+
+
+def plan(state: BallState, seat: int) -> Plan:
+    """The seat's plan, kept on the state until it changes."""
+    steps = len(state._history)
+    cached = state._plans.get(seat)
+    if cached is not None and cached.steps == steps:
+        return cached
+    story = _Story(state, seat)
+    rep, csp, p, k = story.start()
+    made = Plan(steps, story)
+    try:
+        i, p, k = _until_pick(story, rep, csp, 0, p, k)
+    except DeadEnd:  # impossible: the true deal satisfies every constraint met so far
+        raise AssertionError(
+            f"masquerade-ball: seat {seat}'s story has no consistent deal"
+        ) from None
+    if i == len(story.history):
+        rep.__class__ = BallState
+        rep.rank = tuple(rep.rank)
+        made.template, made.csp = rep, csp
+    else:
+        made.prefix = (rep, csp, i, p, k)
+    state._plans[seat] = made
+    return made
 
 
 def determinize(state: BallState, seat: int, rng: Any) -> BallState:
     """A full game consistent with everything ``seat`` has seen (see the module docstring)."""
-    from .rules import CARDS, OUT
+    made = plan(state, seat)
+    if made.template is not None:
+        assert made.csp is not None
+        ranks = made.csp.solve(rng)
+        # Impossible: the true deal is a solution (no hidden pick can have misled the replay).
+        assert ranks is not None, "masquerade-ball: a complete plan without a solution"
+        return _sample(made.template, ranks, rng)
+    assert made.prefix is not None
+    story = made.story
+    story.rng = rng
+    rep, csp, i, p, k = made.prefix
+    found = _search_picks(story, rep.clone(), csp.copy(), i, p, k)
+    # Impossible: the true picks and deal are one of the branches searched.
+    assert found is not None, f"masquerade-ball: no sample is consistent with seat {seat}'s view"
+    template, ranks = found
+    template.__class__ = BallState
+    template.rank = tuple(template.rank)
+    return _sample(template, ranks, rng)
 
-    target_events = state.events(seat)
-    target_view = state.view(seat)
-    fixed = state.ever[seat]
-    start_out = _start_out(state)
-    free_by_ent = []
-    for e in range(state.players):
-        cids = [
-            c
-            for c in range(e * CARDS, (e + 1) * CARDS)
-            if not fixed >> c & 1 and c not in start_out
+
+def _sample(template: BallState, ranks: list[int], rng: Any) -> BallState:
+    sample = template.clone()
+    options = dict(template.options)
+    players = template.players
+    if options["setup"] is None:
+        out = list(ranks)
+        options["deals"] = [
+            "-".join(RANK_TOKENS[r] for r in out[e * CARDS : (e + 1) * CARDS])
+            for e in range(players)
         ]
-        free_by_ent.append(cids)
-    masks = _move_masks(state, seat)
-    for attempt in range(ATTEMPTS):
-        ranks = list(state.rank)
-        for cids in free_by_ent:
-            pool = [state.rank[c] for c in cids]
-            picked = _match(cids, pool, masks, rng) if attempt % 4 != 3 else None
-            if picked is None:  # now and then (or when stuck) an unconstrained proposal
-                rng.shuffle(pool)
-                picked = dict(zip(cids, pool, strict=True))
-            for c, r in picked.items():
-                ranks[c] = r
-        sample = _replay(state, seat, ranks, rng, target_events)
-        if sample is not None and sample.view(seat) == target_view:
-            return sample
-    # Pathological: no consistent sample found in time; fall back to the true deal (reseeded).
-    _ = OUT
-    sample = _replay(state, seat, list(state.rank), rng, target_events, keep_picks=True)
-    assert sample is not None
+    else:
+        used = [0] * players
+        specs = []
+        for spec in options["setup"]:
+            who, rest = spec.split(":", 1)
+            e = int(who)
+            cid = e * CARDS + used[e]
+            used[e] += 1
+            specs.append(f"{e}:{RANK_TOKENS[ranks[cid]]}@{rest.split('@', 1)[1]}")
+        options["setup"] = specs
+        # Cards the set-up left out keep the ranks the set-up gives them.
+        for e in range(players):
+            for c in range(e * CARDS + used[e], (e + 1) * CARDS):
+                ranks[c] = template.rank[c]
+    sample.rank = tuple(ranks)
+    sample.options = options
+    seed = rng.randrange(1 << 62)
+    sample.seed = seed
+    sample.rng = Rng(seed)
     return sample
 
 
-def _move_masks(state: BallState, seat: int) -> dict[int, set[int]]:
-    """Ranks each card could have, judging by how the other seats moved it (and left it).
-
-    Replays the game and, at every move or `end` of another seat, keeps the ranks for which the
-    move was legal (or for which standing still was allowed). Cards followed through hidden hand
-    picks may be misattributed; that only costs proposals, since every sample is verified.
-    """
-    from .rules import EVEN, F_MUST
-
-    replay = state.game.new(state.players, state.seed, **state.options)
-    masks: dict[int, set[int]] = {}
-    for actor, action in state.history:
-        if actor != seat and action.verb in ("move", "swap"):
-            cid = replay._card_named(str(action.args[0]))
-            flags = replay.acts[cid]
-            dst = str(action.args[1])
-            ok = set()
-            for r in set(RANKS):
-                replay.rank = _with(replay.rank, cid, r)
-                places = {replay.names.places[p] for p, _ in replay._targets(cid, flags)}
-                if dst in places:
-                    ok.add(r)
-            replay.rank = state.rank
-            masks[cid] = masks.get(cid, set(RANKS)) & ok
-        elif actor != seat and action.verb == "end":
-            for cid, flags in replay.acts.items():
-                pos = replay.pos[cid]
-                if flags & F_MUST and pos >= 0:
-                    empty = [
-                        r
-                        for r in EVEN
-                        if any(replay.board[d] < 0 for d in replay.moves[r].must[pos])
-                    ]
-                    masks[cid] = masks.get(cid, set(RANKS)) - set(empty)
-        replay.apply(actor, action)
-    return masks
-
-
-def _with(ranks: tuple[int, ...], cid: int, rank: int) -> tuple[int, ...]:
-    return (*ranks[:cid], rank, *ranks[cid + 1 :])
-
-
-def _match(
-    cids: list[int], pool: list[int], masks: dict[int, set[int]], rng: Any
-) -> dict[int, int] | None:
-    """A random assignment of ``pool`` to ``cids`` within ``masks`` (None if none was found)."""
-    order = sorted(cids, key=lambda c: (len(masks.get(c, pool)), rng.random()))
-    for _ in range(8):
-        left = list(pool)
-        out: dict[int, int] = {}
-        for c in order:
-            allowed = [r for r in left if r in masks.get(c, left)]
-            if not allowed:
-                break
-            r = allowed[rng.randrange(len(allowed))]
-            out[c] = r
-            left.remove(r)
-        else:
-            return out
-    return None
-
-
-def _start_out(state: BallState) -> set[int]:
-    """Cards a `setup` left out of the game: their ranks are part of the public set-up."""
-    from .rules import CARDS
-
-    if state.options["setup"] is None:
-        return set()
-    listed = [0] * state.players
-    for spec in state.options["setup"]:
-        listed[int(spec.split(":", 1)[0])] += 1
-    return {e * CARDS + k for e in range(state.players) for k in range(listed[e], CARDS)}
-
-
-def _options(state: BallState, ranks: list[int]) -> dict[str, Any]:
-    from .rules import CARDS
-
-    options = dict(state.options)
-    options["first"] = state.first
-    if state.options["setup"] is None:
-        options["deals"] = [
-            "-".join(RANK_TOKENS[r] for r in ranks[e * CARDS : (e + 1) * CARDS])
-            for e in range(state.players)
-        ]
-    else:
-        used = [0] * state.players
-        specs = []
-        for spec in state.options["setup"]:
-            who, rest = spec.split(":", 1)
-            e = int(who)
-            _, place = rest.split("@", 1)
-            specs.append(f"{e}:{RANK_TOKENS[ranks[e * CARDS + used[e]]]}@{place}")
-            used[e] += 1
-        options["setup"] = specs
-    return options
-
-
-def _replay(
-    state: BallState,
-    seat: int,
-    ranks: list[int],
-    rng: Any,
-    target: list[dict[str, Any]],
-    keep_picks: bool = False,
-) -> BallState | None:
-    """Replay the game on ``ranks``; None as soon as ``seat`` would see something different."""
-    sample = state.game.new(state.players, rng.randrange(1 << 62), **_options(state, ranks))
-    assert isinstance(sample, type(state))
-    seen = len(sample.events(seat))
-    if sample.events(seat) != target[:seen]:
-        return None
-    log = sample.log_length
-    for actor, action in state.history:
-        if action.verb == "play" and actor != seat and not keep_picks:
-            size = len(sample.hand[sample.ent])
-            if size > 1:
-                # Which card of the hand was played is hidden from ``seat``: pick afresh.
-                action = PLAY[rng.randrange(size)]
-        try:
-            sample.apply(actor, action)
-        except IllegalAction:
-            return None
-        new = sample.events(seat, since=log)
-        log = sample.log_length
-        if new != target[seen : seen + len(new)]:
-            return None
-        seen += len(new)
-    return sample if seen == len(target) else None
-
-
-__all__ = ["RANKS", "determinize"]
+__all__ = ["Csp", "DeadEnd", "Plan", "determinize", "plan"]

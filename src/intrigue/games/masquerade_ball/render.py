@@ -97,7 +97,10 @@ def _four_board(view: dict[str, Any]) -> Group:
     top = Table.grid(padding=(0, 2))
     top.add_row(grids[0], grids[1])
     bottom = Table.grid(padding=(0, 2))
-    bottom.add_row(grids[3], grids[2])
+    if len(grids) == 4:
+        bottom.add_row(grids[3], grids[2])
+    else:  # three players: the palace has no West courtroom (MB-30)
+        bottom.add_row(grids[2])
     return Group(top, ball, bottom)
 
 
@@ -129,7 +132,7 @@ def render_view(view: dict[str, Any]) -> RenderableType:
         + (f" of {view['max_turns']}" if view.get("max_turns") else ""),
         style="bold",
     )
-    board = _four_board(view) if view["players_board"] == 4 else _two_board(view)
+    board = _four_board(view) if view["players_board"] != 2 else _two_board(view)
     parts: list[RenderableType] = [header, board, _sides(view)]
     if view["pending"]:
         attacks = "; ".join(f"{p['from']} → {p['to']}" for p in view["pending"])
@@ -137,6 +140,12 @@ def render_view(view: dict[str, Any]) -> RenderableType:
     if view["holding"]:
         held = "; ".join(f"seat {h['seat']} on side {h['side']}'s thrones" for h in view["holding"])
         parts.append(Text(f"Holding enemy thrones: {held}", style="bold yellow"))
+    window = view.get("window")
+    if window:
+        what = "conquest" if window["kind"] == "conquest" else "release window"
+        parts.append(
+            Text(f"Between turns ({what}): seat {window['seat']} decides.", style="bold yellow")
+        )
     if view["must_move"]:
         parts.append(Text(f"Must still move: {', '.join(view['must_move'])}", style="red"))
     parts.append(Text(view["prompt"], style="bold cyan"))
@@ -187,7 +196,19 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
     if verb == "resurrect":
         return f"Bishop: raise graveyard card #{args[0]} (your graveyard first)"
     if verb == "release":
-        return f"release prisoner #{args[0]} to its owner's hand"
+        window = view.get("window")
+        side = window["side"] if window else view["side_to_play"]
+        owners = view["sides"][side]["prisoners_of"]
+        i = int(args[0])
+        owner = f"side {owners[i]}'s" if i < len(owners) else "its owner's"
+        return f"release prisoner #{i} to {owner} hand"
+    if verb == "pass":
+        window = view.get("window")
+        if window and window["kind"] == "conquest":
+            return "take the conquered courtroom (and its entourage) yourself"
+        return "release no (more) prisoners now"
+    if verb == "liberate":
+        return "hand the conquered courtroom back to its first owner (MB-28)"
     if verb == "end":
         return "end the turn (untap; attacks are judged)"
     return str(action)
@@ -203,14 +224,16 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         "turn": lambda: f"Turn {event['turn']}: {who} plays side {event['side']}.",
         "inspect": lambda: f"{who} inspected the card on {event['square']}.",
         "saw": lambda: f"It is the {event['rank']} ({event['square']}).",
-        "play": lambda: f"{who} took a card from hand.",
+        "play": lambda: f"{who} took a card ({SUIT_SYMBOLS.get(event['suit'], '?')}) from hand.",
         "placed": lambda: f"{who} placed a card on {event['square']} ({event['how']}).",
         "move": lambda: f"{who} moved {event['frm']} → {event['to']}.",
         "attack": lambda: f"{who} attacks {event['to']} from {event['frm']}!",
         "swap": lambda: f"{who} swapped {event['a']} and {event['b']}.",
         "rotate": lambda: f"{who} rotated a ballroom card to {event['axis']}.",
         "unmask": lambda: (
-            f"{who} unmasked the {event['rank']} on {event['square']} ({event['ability']})."
+            f"{who} unmasked the {event['rank']} "
+            + ("attacking " if event.get("attacking") else "on ")
+            + f"{event['square']} ({event['ability']})."
         ),
         "reveal": lambda: f"The card on {event['square']} is revealed: {event['rank']}.",
         "redeem": lambda: f"The card on {event['square']} is masked again.",
@@ -222,7 +245,13 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         "resurrect": lambda: (
             f"{who} raised card #{event['index']} of side {event['graveyard']}'s graveyard."
         ),
-        "released": lambda: f"{who} released a prisoner to side {event['to']}'s hand.",
+        "released": lambda: (
+            f"{who} released a prisoner of side {event['prison']}'s prison to side "
+            f"{event['to']}'s hand."
+        ),
+        "liberated": lambda: (
+            f"{who} handed side {event['side']}'s courtroom back to seat {event['side']}."
+        ),
         "judged": lambda: (
             f"On {event['square']}: attacker {event['attacker']}, defender {event['defender']}."
         ),

@@ -6,11 +6,18 @@ whose order is public: hands, prisons, graveyards). Each seat keeps a bitmask of
 identity it knows (MB-11, perfect memory); views show a face-down card's rank only to seats
 whose bit is set. A turn is a sequence of small actions: ``inspect``, optionally ``play`` +
 ``place``, then moves, swaps, attacks and abilities of the acting cards in any order, and
-``end``, which untaps and resolves the attacks (the verdicts), then passes the turn.
+``end``, which untaps and resolves the attacks (the verdicts). Between two turns the referee
+runs the steps in ``todo``: conquests (a conquest window may ask the conqueror to release
+others' prisoners or hand the courtroom back, MB-47, MB-28), the end checks, then release
+windows for the other prison holders (MB-46); then the next turn begins.
+
+Nothing another seat can see depends on a rank it has not seen (flags, names, obligations):
+`belief.py` relies on it to sample exactly what a seat may still believe.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from intrigue.engine import (
@@ -24,12 +31,15 @@ from intrigue.engine import (
     Rng,
     State,
 )
+from intrigue.engine.events import Event
 
 from .actions import (
     ACTIONS,
     END,
     FOUR_ACTIONS,
     FREE,
+    LIBERATE,
+    PASS,
     PLACE_HAND,
     PLAY,
     RELEASE,
@@ -48,7 +58,7 @@ from .board import (
     MoveTable,
     pattern_name,
 )
-from .circle import ATTACKER, DEFENDER, VERDICTS
+from .circle import ATTACKER, DEFENDER, VERDICTS, Verdict
 
 CARDS = 14  # per entourage
 SUITS2 = ("s", "h")  # North: spades and the black Joker; South: hearts and the red Joker
@@ -72,9 +82,40 @@ F_INVOKED = 16
 F_ROTATED = 32  # four players: an aristocrat that rotated may still make a non-jump move
 
 INSPECT, MAIN, PLACE, DROP, OVER = "inspect", "main", "place", "drop", "over"
+WINDOW, CONQUEST = "release", "conquest"  # decisions between turns (MB-46, MB-47)
 
 ABILITY = {6: "diplomat", 5: "spy", 4: "bishop", 3: "priest", 2: "nun"}
 EVEN = frozenset((2, 4, 6, 8, 10))  # no centre pip (MB-6)
+
+
+# -- event payloads naming ranks: built when the log is read, from the reading state's ranks (a
+# determinized sample gets its ranks after its log is written; see BallState.events) ----------
+def _saw(square: str, cid: int, rank: tuple[int, ...]) -> dict[str, Any]:
+    return {"square": square, "rank": RANK_LABELS[rank[cid]]}
+
+
+def _unmask(
+    seat: int, square: str, attacking: bool, cid: int, ability: str, rank: tuple[int, ...]
+) -> dict[str, Any]:
+    out = {"seat": seat, "square": square, "rank": RANK_LABELS[rank[cid]], "ability": ability}
+    if attacking:
+        out["attacking"] = True  # the card is on its way onto ``square``, attacking it
+    return out
+
+
+def _judged(square: str, a: int, d: int, rank: tuple[int, ...]) -> dict[str, Any]:
+    return {"square": square, "attacker": RANK_LABELS[rank[a]], "defender": RANK_LABELS[rank[d]]}
+
+
+def _verdict_data(
+    square: str, origin: str, winner: str, a: int, d: int, rank: tuple[int, ...]
+) -> dict[str, Any]:
+    out = {"square": square, "frm": origin, "winner": winner}
+    if a != EMPTY:
+        out["attacker"] = RANK_LABELS[rank[a]]  # flipped face up by its automatic ability
+    if d != EMPTY:
+        out["defender"] = RANK_LABELS[rank[d]]
+    return out
 
 
 def _check_deals(value: list[str]) -> None:
@@ -134,6 +175,15 @@ OPTIONS = (
     ),
     Option("eight", str, "A", "The 8's pip map: A or B (MB-4).", choices=("A", "B")),
     Option(
+        "release",
+        str,
+        "any",
+        "any: besides releasing prisoners during your own turn, a release window opens between "
+        "turns for every other seat whose prison holds cards (MB-22, MB-46); own: only during "
+        "your own turn.",
+        choices=("any", "own"),
+    ),
+    Option(
         "memory",
         str,
         "perfect",
@@ -156,6 +206,8 @@ class MasqueradeBall(Game):
     id = "masquerade-ball"
     name = "The Masquerade Ball"
     summary = "Masked court cards dance by their pips; the Circle of Power decides every attack."
+    # Three players (MB-30: the four-player palace without West) work too, but the issue and the
+    # interop adapters expect 2 or 4: adding 3 here is all it takes to offer them.
     player_counts = (2, 4)
     options = OPTIONS
     action_table = ACTIONS
@@ -184,7 +236,8 @@ class BallState(State):
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(game, players, seed, options)
-        four = players == 4
+        four = players >= 3  # the palace of four courtrooms around a ballroom zone (§2.6)
+        self.zone = four
         self.geo: Board = FOUR if four else TWO
         self.names: BoardActions = FOUR_ACTIONS if four else TWO_ACTIONS
         self.moves: dict[int, MoveTable] = MOVE_TABLES[options["eight"], self.geo.courts]
@@ -198,7 +251,10 @@ class BallState(State):
         self.up = [False] * self.ncards
         self.axis = [AXES4[c // CARDS] if four else 0 for c in range(self.ncards)]
         self.known = [0] * players  # bitmask of cids whose identity each seat knows now
-        self.ever = [0] * players  # ... or has ever seen (the determinizer keeps these)
+        # Every time a seat comes to know a card it did not know, in order: a shared, immutable
+        # chain (previous link, seat, cid). The ranks along it are what the seat has seen; the
+        # determinizer holds samples to them (belief.py).
+        self.learnlog: tuple[Any, int, int] | None = None
         self.hand: list[list[int]] = [[] for _ in range(players)]  # per entourage
         self.prison: list[list[int]] = [[] for _ in range(players)]  # per entourage (holder)
         self.grave: list[list[int]] = [[] for _ in range(players)]  # per entourage (owner)
@@ -210,12 +266,18 @@ class BallState(State):
         self.pending: list[tuple[int, int, str]] = []  # (attacker, defender, origin name)
         self.placing = (EMPTY, "")  # (card, "play" | "free" | "resurrect") awaiting `place`
         self.delivering = EMPTY  # the card the Nun is delivering, awaiting `drop`
+        self.liberable = False  # the open conquest window may hand the courtroom back (MB-28)
         self.did = False  # a move or an ability happened this turn: no more playing
         self.played = False
         self.must_play = False
         self.turns = 0
         self.holding = [False] * (players * players)  # [seat * players + courtroom]
+        # Between turns: the steps still to run (conquests, the end checks, release windows).
+        self.todo: list[tuple[str, int]] = []
+        self.win = EMPTY  # the entourage whose prison (or conquest) the open window is about
+        self.deciding = NOBODY  # the seat deciding in a window
         self._legal: list[Action] | None = None
+        self._plans: dict[int, Any] = {}  # determinization plans per seat (belief.py)
 
     # -- set-up -----------------------------------------------------------------------------
     def _start(self) -> None:
@@ -278,6 +340,8 @@ class BallState(State):
         geo = self.geo
         if place in geo.index:
             sq = geo.index[place]
+            if geo.court[sq] >= self.players:
+                raise InvalidOption(f"option setup: {place} is in no courtroom of this palace")
             if self.board[sq] != EMPTY:
                 raise InvalidOption(f"option setup: two cards on {place}")
             self._put(cid, sq)
@@ -285,7 +349,7 @@ class BallState(State):
             self._to_zone(cid, HAND if place == "hand" else GRAVE, cid // CARDS)
         elif place[:6] == "prison" and place[6:].isdigit() and int(place[6:]) < self.players:
             self._to_zone(cid, PRISON, int(place[6:]))
-        elif place == "ball" and self.players == 4:
+        elif place == "ball" and self.zone:
             self.pos[cid] = IN_BALL
             self.ball.append(cid)
         else:
@@ -300,7 +364,6 @@ class BallState(State):
         new.up = self.up.copy()
         new.axis = self.axis.copy()
         new.known = self.known.copy()
-        new.ever = self.ever.copy()
         new.hand = [h.copy() for h in self.hand]
         new.prison = [p.copy() for p in self.prison]
         new.grave = [g.copy() for g in self.grave]
@@ -308,6 +371,8 @@ class BallState(State):
         new.acts = self.acts.copy()
         new.pending = self.pending.copy()
         new.holding = self.holding.copy()
+        new.todo = self.todo.copy()
+        new._plans = {}
 
     # -- cards and knowledge ----------------------------------------------------------------
     def _put(self, cid: int, sq: int) -> None:
@@ -341,14 +406,13 @@ class BallState(State):
 
     def _learn(self, seat: int, cid: int) -> None:
         bit = 1 << cid
-        self.known[seat] |= bit
-        self.ever[seat] |= bit
+        if not self.known[seat] & bit:
+            self.known[seat] |= bit
+            self.learnlog = (self.learnlog, seat, cid)
 
     def _reveal_to_all(self, cid: int) -> None:
-        bit = 1 << cid
         for seat in range(self.players):
-            self.known[seat] |= bit
-            self.ever[seat] |= bit
+            self._learn(seat, cid)
 
     def _look_at_own(self, seat: int) -> None:
         """What a seat may look at any time: its thrones' own cards, hands, graveyards, prisons."""
@@ -369,10 +433,15 @@ class BallState(State):
         return pos if pos >= 0 else self.geo.size + self.ball.index(cid)
 
     def _name_of(self, cid: int) -> str:
+        """Where a card is: its square, ``ball<i>``, or for an attacker the square it attacks."""
         pos = self.pos[cid]
         if pos >= 0:
             return self.geo.names[pos]
-        return "ball" if pos == IN_BALL else "-"
+        if pos == IN_BALL:
+            return f"ball{self.ball.index(cid)}"
+        if pos == ATTACKING:
+            return next((self._name_of(d) for a, d, _ in self.pending if a == cid), "-")
+        return "-"
 
     def _is_enemy(self, cid: int) -> bool:
         return self.ctrl[self.owner[cid]] != self.ctrl[self.ent]
@@ -385,10 +454,14 @@ class BallState(State):
 
     @property
     def to_move(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.ctrl[self.ent],)
+        if self.phase == OVER:
+            return ()
+        return (self.deciding if self.deciding >= 0 else self.ctrl[self.ent],)
 
     def _may_move(self, seat: int) -> bool:
-        return self.phase != OVER and seat == self.ctrl[self.ent]
+        if self.phase == OVER:
+            return False
+        return seat == (self.deciding if self.deciding >= 0 else self.ctrl[self.ent])
 
     def _on_board(self, e: int) -> bool:
         """Whether entourage ``e`` has a card on a square or in the ballroom."""
@@ -413,11 +486,11 @@ class BallState(State):
             self.must_play = True
 
     def _side(self, e: int) -> str:
-        return (SIDES4 if self.players == 4 else SIDES2)[e]
+        return (SIDES4 if self.zone else SIDES2)[e]
 
     # -- legal actions ----------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == OVER or seat != self.ctrl[self.ent]:
+        if not self._may_move(seat):
             return []
         if self._legal is None:
             self._legal = self._compute_legal()
@@ -429,6 +502,12 @@ class BallState(State):
             return self._place_actions()
         if phase == DROP:
             return [self.names.drop[d] for d in self._drop_places(self.delivering)]
+        if phase in (WINDOW, CONQUEST):
+            out = RELEASE[: len(self.prison[self.win])]
+            if self.liberable:
+                out.append(LIBERATE)
+            out.append(PASS)
+            return out
         out: list[Action] = []
         if phase == INSPECT:
             inspect = self.names.inspect
@@ -500,7 +579,7 @@ class BallState(State):
                         found.append((throne, 0))
                     elif ctrl[owner[o]] != me and o not in self._attacked():
                         found.append((throne, 1))
-        if self.players == 4 and self.geo.local[pos][0] == 2:
+        if self.zone and self.geo.local[pos][0] == 2:
             found += self._into_ball_targets(cid)
         return found
 
@@ -519,6 +598,8 @@ class BallState(State):
     def _ball_targets(self, cid: int, flags: int) -> list[tuple[int, int]]:
         """A ballroom card: attack a same-axis enemy in the ballroom, or leave onto a front row
         (an aristocrat that has not rotated: also a second row) of a courtroom of its axis."""
+        if flags & F_ROTATED and self.rank[cid] not in ARISTOCRACY:
+            return []  # its rotation was its move
         geo = self.geo
         n = geo.size
         axis = self.axis[cid]
@@ -535,7 +616,7 @@ class BallState(State):
         rows = [geo.front]
         if self.rank[cid] in ARISTOCRACY and not flags & F_ROTATED:
             rows.append(geo.second)
-        for c in range(geo.courts):
+        for c in range(self.players):  # three players: no West courtroom (MB-30)
             if AXES4[c] != axis:
                 continue
             for row in rows:
@@ -599,14 +680,16 @@ class BallState(State):
         me = self.ctrl[self.ent]
         attacked = self._attacked()
         ctrl, owner, throne_of = self.ctrl, self.owner, self.geo.throne_of
+        court, players = self.geo.court, self.players
         here = self.pos[cid] if cid != EMPTY else EMPTY
         found = [
             sq
             for sq, o in enumerate(self.board)
-            if (throne_of[sq] < 0 or ctrl[throne_of[sq]] == me)
+            if court[sq] < players  # three players: no West courtroom (MB-30)
+            and (throne_of[sq] < 0 or ctrl[throne_of[sq]] == me)
             and (o == EMPTY or (ctrl[owner[o]] != me and o not in attacked))
         ]
-        if self.players == 4 and here != IN_BALL:
+        if self.zone and here != IN_BALL:
             found.append(len(self.names.drop) - 1)
         return [d for d in found if d != here]
 
@@ -649,9 +732,15 @@ class BallState(State):
         if action not in legal:
             raise IllegalAction(seat, action, self._reason(action))
         self._legal = None
+        self._act(seat, action)
+
+    def _act(self, seat: int, action: Action) -> None:
+        """Play an action already known to be legal."""
         verb = action.verb
         if verb == "release":
             self._release(seat, action.args[0])  # type: ignore[arg-type]
+        elif verb in ("pass", "liberate"):
+            self._close_window(liberate=verb == "liberate")
         elif verb == "inspect":
             self._inspect(seat, action)
         elif verb == "end":
@@ -674,8 +763,20 @@ class BallState(State):
             return "first place the card you took ('place <square of your courtroom>')"
         if phase == DROP:
             return "first say where the Nun delivers the card ('drop <square>')"
+        between = phase in (WINDOW, CONQUEST)
         if verb == "release":
-            return f"your prison holds {len(self.prison[self.ent])} card(s)"
+            holder = self.win if between else self.ent
+            return f"that prison holds {len(self.prison[holder])} card(s)"
+        if verb == "liberate":
+            if phase != CONQUEST:
+                return "only a conqueror hands a courtroom back, right after conquering it"
+            return (
+                "its first owner still plays, or lost it to you: it cannot be handed back (MB-28)"
+            )
+        if between:
+            return "between turns you may only release prisoners ('release <i>') or 'pass'"
+        if verb == "pass":
+            return "'pass' closes a release window between turns; to finish your turn, 'end'"
         if phase == INSPECT:
             return "first inspect one of your own cards on the board ('inspect <square>')"
         if verb == "inspect":
@@ -755,10 +856,18 @@ class BallState(State):
         return EMPTY
 
     def _release(self, seat: int, i: int) -> None:
-        cid = self.prison[self.ent].pop(i)
+        """A prisoner goes back to its owner's hand (MB-22), from the prison of the entourage
+        playing, or of the window's entourage between turns."""
+        holder = self.ent if self.deciding < 0 else self.win
+        prison = self.prison[holder]
+        cid = prison.pop(i)
         e = self.owner[cid]
         self._to_zone(cid, HAND, e)
-        self._emit("released", seat=seat, index=i, to=e)
+        self._emit("released", seat=seat, prison=holder, index=i, to=e)
+        if self.phase == WINDOW and not prison:
+            self._close_window()  # nothing left to decide
+        elif self.phase == CONQUEST and not prison and not self.liberable:
+            self._close_window()
 
     def _inspect(self, seat: int, action: Action) -> None:
         name = str(action.args[0])
@@ -767,7 +876,7 @@ class BallState(State):
         self.phase = MAIN
         self._learn(seat, cid)
         self._emit("inspect", seat=seat, square=name)
-        self._emit("saw", (seat,), square=name, rank=RANK_LABELS[self.rank[cid]])
+        self._emit_lazy("saw", (seat,), partial(_saw, name, cid))
 
     def _play(self, seat: int, i: int) -> None:
         hand = self.hand[self.ent]
@@ -779,7 +888,7 @@ class BallState(State):
         self.phase = PLACE
         self.played = True
         self.must_play = False
-        self._emit("play", seat=seat)
+        self._emit("play", seat=seat, suit=self.suits[cid // CARDS])  # its back shows
 
     def _forget(self, taken: int, rest: list[int]) -> None:
         """The others saw a card leave a hand of several: they lose track of which is which."""
@@ -802,11 +911,13 @@ class BallState(State):
         if where == "hand":
             self._to_zone(cid, HAND, self.ent)
         else:
+            if self.zone:
+                self.axis[cid] = AXES4[self.ent]  # it faces its new courtroom's ballroom
             self._put(cid, self.geo.index[str(where)])
             # The played card acts like the inspected one; brought-in cards may act (MB-17).
             self.acts[cid] = F_MOVE | F_INV | (F_MUST if kind == "play" else 0)
         self._emit("placed", seat=seat, square=str(where), how=kind)
-        self._emit("saw", (seat,), square=str(where), rank=RANK_LABELS[self.rank[cid]])
+        self._emit_lazy("saw", (seat,), partial(_saw, str(where), cid))
 
     def _move(self, seat: int, action: Action) -> None:
         src = str(action.args[0])
@@ -843,11 +954,9 @@ class BallState(State):
 
     def _rotate(self, seat: int, cid: int, flags: int) -> None:
         self.axis[cid] ^= 1
-        if self.rank[cid] in ARISTOCRACY:
-            # An aristocrat may rotate and still move, giving up its jump (MB-26).
-            self.acts[cid] = flags | F_ROTATED
-        else:
-            self.acts[cid] = (flags | F_MOVED | F_ROTATED) & ~(F_MOVE | F_MUST)
+        # Rotating uses the whole move, except that an aristocrat may still make a non-jump move
+        # (MB-26). The flags do not depend on the rank (others see them): `_ball_targets` asks.
+        self.acts[cid] = (flags | F_MOVED | F_ROTATED) & ~F_MUST
         self._emit("rotate", seat=seat, axis=AXIS_NAMES[self.axis[cid]])
 
     # -- abilities --------------------------------------------------------------------------
@@ -866,39 +975,35 @@ class BallState(State):
             "free": "diplomat",
             "resurrect": "bishop",
         }[verb]
-        # The first acting card of that rank whose ability allows the action (usually one).
-        invoker = next(
-            c
-            for c, f in self.acts.items()
-            if f & F_INV
-            and not self.up[c]
-            and ABILITY.get(self.rank[c]) == kind
-            and action in self._ability_list(c)
-        )
+        invoker = self._pick_invoker(kind, action)
         self.did = True
         self.acts[invoker] = (self.acts[invoker] | F_INVOKED) & ~F_INV
         self.up[invoker] = True
         self._reveal_to_all(invoker)
-        self._emit(
+        self._emit_lazy(
             "unmask",
-            seat=seat,
-            square=self._name_of(invoker),
-            rank=RANK_LABELS[self.rank[invoker]],
-            ability=kind,
+            None,
+            partial(
+                _unmask, seat, self._name_of(invoker), self.pos[invoker] == ATTACKING, invoker, kind
+            ),
         )
         arg = action.args[0]
         if kind == "spy":
             cid = self._card_named(str(arg))
             self.up[cid] = True
             self._reveal_to_all(cid)
-            self._emit("reveal", square=str(arg), rank=RANK_LABELS[self.rank[cid]])
+            self._emit_lazy("reveal", None, partial(_saw, str(arg), cid))
         elif kind == "priest":
             self.up[self._card_named(str(arg))] = False
             self._emit("redeem", square=str(arg))
         elif kind == "nun":
-            self.delivering = self._card_named(str(arg))
+            cid = self._card_named(str(arg))
+            self.delivering = cid
             self.phase = DROP
             self._emit("deliver", seat=seat, square=str(arg))
+            # He picks his card up and may look at it: he decides whether it unmasks (MB-48).
+            self._learn(seat, cid)
+            self._emit_lazy("saw", (seat,), partial(_saw, str(arg), cid))
         elif kind == "diplomat":
             holder, cid = self._my_prisoners()[arg]  # type: ignore[index]
             index = self.prison[holder].index(cid)
@@ -912,10 +1017,22 @@ class BallState(State):
             self._begin_placing(cid, "resurrect")
             self._emit("resurrect", seat=seat, graveyard=g, index=index)
 
+    def _pick_invoker(self, kind: str, action: Action) -> int:
+        """The first acting card (in the order they began to act) whose ability does this."""
+        return next(
+            c
+            for c, f in self.acts.items()
+            if f & F_INV
+            and not self.up[c]
+            and ABILITY.get(self.rank[c]) == kind
+            and action in self._ability_list(c)
+        )
+
     def _begin_placing(self, cid: int, kind: str) -> None:
         self.pos[cid] = LIMBO
         self.placing = (cid, kind)
         self.phase = PLACE
+        self._learn(self.seat, cid)  # he holds it and may look at it before placing it (MB-17)
 
     def _ability_list(self, cid: int) -> list[Action]:
         out: list[Action] = []
@@ -941,12 +1058,12 @@ class BallState(State):
             self._to_ball(cid)
         else:
             sq = self.geo.index[dst]
-            if self.players == 4:
+            if self.zone:
                 self.axis[cid] = AXES4[self.geo.court[sq]]  # it enters facing its new courtroom
             self._put(cid, sq)
         self._emit("drop", seat=seat, frm=src, to=dst, attack=defender != EMPTY)
 
-    # -- the end of a turn: verdicts, untap, winning ----------------------------------------
+    # -- the end of a turn: verdicts, untap, winning, conquests, release windows -----------
     def _end_turn(self, seat: int) -> None:
         for attacker, defender, origin in self.pending:
             self._verdict(attacker, defender, origin)
@@ -954,37 +1071,61 @@ class BallState(State):
         self.acts = {}
         self.turns += 1
         self._emit("untap", seat=seat)
-        if self._check_thrones():
+        conquests = self._check_thrones()
+        if conquests and self.players == 2:
+            self._end_game({seat}, f"{self._side(self.ent)} held the enemy throne for a full turn")
             return
-        cap = self.options["max_turns"]
-        if cap is not None and self.turns >= cap:
-            self._end_game(set(), f"the ball was cut off after {self.turns} turns", capped=True)
-            return
+        if conquests:
+            self.todo = [*(("conquer", c) for c in conquests), ("close", EMPTY)]
+        else:  # the common case, without building the step list
+            cap = self.options["max_turns"]
+            if cap is not None and self.turns >= cap:
+                self._end_game(set(), f"the ball was cut off after {self.turns} turns", capped=True)
+                return
+            windows = self._window_order()
+            if not windows:
+                self._next_entourage()
+                return
+            self.todo = [("window", e) for e in windows]
+        self._proceed()
+
+    def _proceed(self) -> None:
+        """Run the steps between two turns until one waits for a decision or the game ends."""
+        while self.todo:
+            step, arg = self.todo.pop(0)
+            if step == "conquer":
+                if self._conquer(arg):
+                    return
+            elif step == "close":
+                if self._check_last_standing():
+                    return
+                cap = self.options["max_turns"]
+                if cap is not None and self.turns >= cap:
+                    reason = f"the ball was cut off after {self.turns} turns"
+                    self._end_game(set(), reason, capped=True)
+                    return
+                self.todo += [("window", e) for e in self._window_order()]
+            elif self._open_window(arg):
+                return
         self._next_entourage()
 
     def _verdict(self, a: int, d: int, origin: str) -> None:
         where = self.pos[d]
         square = self._name_of(d)
-        ra, rd = self.rank[a], self.rank[d]
-        a_masked, d_masked = not self.up[a], not self.up[d]
-        result = VERDICTS[ra][rd][a_masked][d_masked]
+        d_masked = not self.up[d]
+        result = self._result(a, d)
         def_ent = self.owner[d]
         # A masked defender's owner picks up both cards; else the attacker judges (MB-18).
         judge = self.ctrl[def_ent] if d_masked else self.ctrl[self.owner[a]]
         self._learn(judge, a)
         self._learn(judge, d)
-        self._emit(
-            "judged", (judge,), square=square, attacker=RANK_LABELS[ra], defender=RANK_LABELS[rd]
-        )
-        shown = {}
+        self._emit_lazy("judged", (judge,), partial(_judged, square, a, d))
         if result.flip_attacker:
             self.up[a] = True
             self._reveal_to_all(a)
-            shown["attacker"] = RANK_LABELS[ra]
         if result.flip_defender:
             self.up[d] = True
             self._reveal_to_all(d)
-            shown["defender"] = RANK_LABELS[rd]
         winner = result.winner
         if winner == ATTACKER:
             self._lift(d)
@@ -999,7 +1140,12 @@ class BallState(State):
             self._lift(d)
             self._to_zone(d, GRAVE, def_ent)
             self._to_zone(a, PRISON, def_ent)
-        self._emit("verdict", square=square, frm=origin, winner=winner, **shown)
+        shown = (a if result.flip_attacker else EMPTY, d if result.flip_defender else EMPTY)
+        self._emit_lazy("verdict", None, partial(_verdict_data, square, origin, winner, *shown))
+
+    def _result(self, a: int, d: int) -> Verdict:
+        """The Circle of Power on two cards as they stand (the determinizer forces it)."""
+        return VERDICTS[self.rank[a]][self.rank[d]][not self.up[a]][not self.up[d]]
 
     def _throne_cond(self, seat: int, court: int) -> bool:
         """MB-20: nobody of the courtroom's side on its thrones and one of ``seat``'s there."""
@@ -1016,10 +1162,11 @@ class BallState(State):
                 mine = True
         return mine
 
-    def _check_thrones(self) -> bool:
-        """Track who holds which enemy thrones (MB-20); True if the game ended."""
+    def _check_thrones(self) -> list[int]:
+        """Track who holds which enemy thrones (MB-20); the courtrooms conquered by this turn."""
         me = self.seat
         n = self.players
+        conquered = []
         for s in range(n):
             for c in range(n):
                 k = s * n + c
@@ -1031,36 +1178,84 @@ class BallState(State):
                     if not held:
                         self.holding[k] = False
                 elif held and self.holding[k]:
-                    if self._conquer(s, c):
-                        return True
+                    conquered.append(c)
                 else:
                     self.holding[k] = held
-        return False
+        return conquered
 
-    def _conquer(self, seat: int, court: int) -> bool:
-        if self.players == 2:
-            self._end_game({seat}, f"{self._side(self.ent)} held the enemy throne for a full turn")
-            return True
-        return self._conquer_four(seat, court)
+    def _conquer(self, court: int) -> bool:
+        """MB-27: four players; the seat whose turn ended held ``court``'s thrones for a round.
 
-    def _conquer_four(self, seat: int, court: int) -> bool:
-        """MB-27: the conqueror controls the courtroom and its entourage from now on."""
+        His own characters in its prison go home at once; then, if there is anything to decide
+        (other players' prisoners to release, MB-47, or handing the courtroom back, MB-28), a
+        conquest window opens (True); otherwise he takes the courtroom.
+        """
+        seat = self.seat
         loser = self.ctrl[court]
-        self.ctrl[court] = seat
+        self.ctrl[court] = NOBODY  # nobody's until the conqueror takes it or hands it back
         n = self.players
         for s in range(n):
             self.holding[s * n + court] = False
-        # The conquered hand joins the hand of the entourage that conquered it.
-        for cid in self.hand[court]:
-            self.hand[self.ent].append(cid)
-        self.hand[court] = []
-        # The conqueror's own cards in the conquered prison go home to their hands.
-        for cid in [c for c in self.prison[court] if self.ctrl[self.owner[c]] == seat]:
-            self.prison[court].remove(cid)
-            self._to_zone(cid, HAND, self.owner[cid])
-        self._look_at_own(seat)
         self._emit("conquered", seat=seat, side=court, previous=loser)
-        return self._check_last_standing()
+        if loser not in self.ctrl:
+            self._emit("eliminated", seat=loser)
+        prison = self.prison[court]
+        for cid in [c for c in prison if self.ctrl[self.owner[c]] == seat]:
+            prison.remove(cid)
+            self._to_zone(cid, HAND, self.owner[cid])
+        # MB-28: its first owner (seat number = courtroom number) lost it earlier and is out.
+        self.liberable = court != seat and loser != court and court not in self.ctrl
+        if not self.liberable and not prison:
+            self._take(court, seat)
+            return False
+        self.phase = CONQUEST
+        self.win = court
+        self.deciding = seat
+        return True
+
+    def _take(self, court: int, seat: int) -> None:
+        """The conqueror controls the courtroom; its hand joins the hand that conquered it."""
+        self.ctrl[court] = seat
+        self.hand[self.ent] += self.hand[court]
+        self.hand[court] = []
+        self._look_at_own(seat)
+
+    def _liberate(self, court: int) -> None:
+        """MB-28: the courtroom goes back to its first owner, who re-enters the game."""
+        self.ctrl[court] = court
+        self._emit("liberated", seat=self.deciding, side=court)
+        self._look_at_own(court)
+
+    def _window_order(self) -> list[int]:
+        """MB-46: the entourages whose prisons may be emptied between this turn and the next:
+        every one with prisoners, in turn order, but the next to play (it releases in its turn).
+        """
+        if self.options["release"] != "any" or not any(self.prison):
+            return []
+        n, ctrl = self.players, self.ctrl
+        order = [(self.ent + k) % n for k in range(1, n + 1)]
+        live = [e for e in order if ctrl[e] != NOBODY]
+        return [e for e in live[1:] if self.prison[e]]
+
+    def _open_window(self, e: int) -> bool:
+        if self.ctrl[e] == NOBODY or not self.prison[e]:
+            return False
+        self.phase = WINDOW
+        self.win = e
+        self.deciding = self.ctrl[e]
+        return True
+
+    def _close_window(self, liberate: bool = False) -> None:
+        court = self.win
+        if self.phase == CONQUEST:
+            if liberate:
+                self._liberate(court)
+            else:
+                self._take(court, self.deciding)
+        self.win = EMPTY
+        self.deciding = NOBODY
+        self.liberable = False
+        self._proceed()
 
     def _check_last_standing(self) -> bool:
         alive = {s for s in self.ctrl if s != NOBODY}
@@ -1113,7 +1308,7 @@ class BallState(State):
             "up": self.up[cid],
             "rank": RANK_LABELS[self.rank[cid]] if shown else None,
         }
-        if self.players == 4:
+        if self.zone:
             out["axis"] = AXIS_NAMES[self.axis[cid]]
         flags = self.acts.get(cid)
         if flags is not None:
@@ -1175,9 +1370,7 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": [self._card_view(c, seat) for c in self.ball]
-            if self.players == 4
-            else None,
+            "ballroom": [self._card_view(c, seat) for c in self.ball] if self.zone else None,
             "sides": sides,
             "pending": [
                 {"attacker": self._card_view(a, seat), "from": o, "to": self._name_of(d)}
@@ -1186,19 +1379,38 @@ class BallState(State):
             "placing": placing,
             "delivering": None if self.phase != DROP else self._name_of(self.delivering),
             "played": self.played,
+            # Only the mover knows his acting cards: to others, an obligation would tell a rank.
             "must_move": [self._name_of(c) for c in self._obligations()]
-            if self.phase == MAIN
+            if self.phase == MAIN and seat is not None and seat == self.seat
             else [],
             "holding": [
                 {"seat": k // self.players, "side": k % self.players}
                 for k, held in enumerate(self.holding)
                 if held
             ],
+            "window": None
+            if self.deciding < 0
+            else {
+                "kind": self.phase,
+                "side": self.win,
+                "seat": self.deciding,
+                "liberate": self.liberable,
+            },
             "prompt": self._prompt(),
         }
 
     def _prompt(self) -> str:
         who = self._side(self.ent)
+        if self.phase == WINDOW:
+            side = self._side(self.win)
+            return f"seat {self.deciding}: release prisoners of {side}'s prison, or pass"
+        if self.phase == CONQUEST:
+            side = self._side(self.win)
+            back = ", hand it back to its owner ('liberate')" if self.liberable else ""
+            return (
+                f"seat {self.deciding}: you conquered {side}'s courtroom: release other players' "
+                f"prisoners from its prison{back}, or take it ('pass')"
+            )
         return {
             OVER: "the ball is over",
             INSPECT: f"{who}: inspect one of your cards",
@@ -1208,6 +1420,19 @@ class BallState(State):
             if self.must_play
             else f"{who}: move, attack or unmask your acting cards, then end the turn",
         }[self.phase]
+
+    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The log as ``seat`` saw it. Payloads naming ranks are functions of the rank table,
+        read here: a determinized sample shares its log with the plan it was drawn from and
+        differs only in its ranks (belief.py)."""
+        if seat is not None:
+            self._check_seat(seat)
+        rank = self.rank
+        return [
+            Event(kind, data(rank) if callable(data) else data, to).to_json()
+            for kind, data, to in self._log[since:]
+            if to is None or seat in to
+        ]
 
     # -- sampling what a seat cannot see ----------------------------------------------------
     def determinize(self, seat: int, rng: Rng) -> BallState:

@@ -1,0 +1,72 @@
+"""What a seat may learn, and nothing more (MB-11, MB-48..MB-50): the fixes found by the
+determinizer's no-leak requirement."""
+
+from __future__ import annotations
+
+from mb_helpers import events, legal, play, position
+
+
+def test_must_move_is_shown_to_the_mover_only() -> None:
+    state = position("0:2@c3", "0:k@c1", "1:k@f7")
+    play(state, "inspect c3")
+    assert state.view(0)["must_move"] == ["c3"]
+    # to South (or a spectator) it would say "this card is an even rank"
+    assert state.view(1)["must_move"] == [] and state.view(None)["must_move"] == []
+
+
+def test_mb48_the_nun_owner_sees_the_card_he_delivers() -> None:
+    state = position("0:2@c3", "0:5@e3", "1:q@c5", "1:k@f7", "0:k@a1")
+    play(state, "inspect c3")
+    assert state.view(0)["board"]["e3"]["rank"] is None  # never inspected
+    play(state, "deliver e3")
+    assert events(state, 0, "saw")[-1] == {
+        "kind": "saw",
+        "square": "e3",
+        "rank": "5",
+        "private": True,
+    }
+    assert not [e for e in events(state, 1, "saw")]
+    play(state, "drop e4")
+    assert state.view(0)["board"]["e4"]["rank"] == "5"
+    assert "spy c5" in legal(state)  # ... so the Spy he may now unmask is no surprise to him
+
+
+def test_mb49_the_back_of_a_played_card_is_public() -> None:
+    state = position("0:k@c3", "0:q@hand", "1:k@f7", "0:2@a1")
+    play(state, "inspect c3", "play 0")
+    assert events(state, 1, "play")[-1] == {"kind": "play", "seat": 0, "suit": "s"}
+
+
+def test_mb50_rotating_marks_any_card_as_moved() -> None:
+    """The flags others see do not depend on the rank: a 7 and a 9 look alike after rotating."""
+    kings = ("1:k@ec1", "2:k@sc1", "3:k@wc1", "0:q@nc1")
+    for rank, can_move in (("7", False), ("9", True)):
+        state = position(f"0:{rank}@ball", "1:2@ball", *kings, players=4, first=0)
+        play(state, "inspect ball0", "rotate ball")
+        card = state.view(1)["ballroom"][0]
+        assert card["moved"] is True and card["acting"] is True
+        assert ("move ball ball1" in legal(state)) is can_move
+
+
+def test_ballroom_cards_are_named_by_their_slot_in_events() -> None:
+    kings = ("1:k@ec1", "2:k@sc1", "3:k@wc1", "0:q@nc1")
+    state = position("0:5@nc3", "1:2@ball", *kings, players=4, first=0)
+    play(state, "inspect nc3", "move nc3 ball", "spy ball0")
+    unmask = events(state, None, "unmask")[-1]
+    assert unmask["square"] == "ball1"  # the Spy is the ballroom's second card
+
+
+def test_an_attacking_card_unmasks_on_the_square_it_attacks() -> None:
+    state = position("0:2@c3", "0:5@e3", "1:q@e5", "1:k@f7", "0:k@a1")
+    play(state, "inspect c3", "deliver e3", "drop e5", "spy f7")
+    unmask = events(state, None, "unmask")[-1]
+    assert unmask["square"] == "e5" and unmask["attacking"] is True
+
+
+def test_a_raised_card_faces_its_new_courtroom() -> None:
+    # East's 9 (axis EW) raised by North's Bishop into North's courtroom faces NS.
+    state = position(
+        "0:4@nc3", "1:9@grave", "1:k@ec1", "2:k@sc1", "3:k@wc1", "0:q@nc1", players=4, first=0
+    )
+    play(state, "inspect nc3", "resurrect 0", "place nb3")
+    assert state.view(None)["board"]["nb3"]["axis"] == "NS"
