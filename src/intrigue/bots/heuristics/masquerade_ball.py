@@ -1,0 +1,302 @@
+"""A Masquerade Ball player following the seed's strategy, from the seat's view only.
+
+The seed's game is "chess, rock-paper-scissors and concentration": you act with the card you
+inspect, so you want to know your cards, strike where the Circle of Power favours you, and get
+a card onto an enemy throne while keeping the enemy off yours. Each decision scores every legal
+action once (no look-ahead) and plays the best, ties broken at random:
+
+* **inspect** a card you do not know yet (information), or a known card that can strike: one
+  that reaches an enemy throne, an intruder on your throne, or a beatable enemy;
+* **attack** when the expected exchange is good: the defender's rank is known, or spread over
+  the ranks of its suit the seat has not seen; taking or defending a throne weighs most;
+* **advance** toward the enemy thrones, step onto an empty enemy throne, and do not leave your
+  own thrones bare;
+* **abilities**: free prisoners (Diplomat), raise the dead (Bishop), restore your own unmasked
+  Assassin or Joker (Priest), spy on enemies near your thrones (Spy), deliver a strong card onto
+  an intruder on your throne (Nun);
+* **play** your best hand card onto an empty throne of yours, else as far forward as possible;
+* never release prisoners (they are the enemy's cards), and keep every conquered courtroom.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from intrigue.engine import Action
+from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
+from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, verdict
+
+from ..base import RandomSource
+
+LABEL_RANK = {label: rank for rank, label in RANK_LABELS.items()}
+# How much a card is worth keeping (strength in the Circle and its ability).
+VALUE = {
+    12: 6.0,  # Queen
+    13: 5.0,  # King
+    11: 4.5,  # Jack
+    10: 5.0,
+    9: 4.5,
+    8: 4.0,
+    1: 5.0,  # Assassin
+    14: 4.0,  # Joker
+    7: 3.5,
+    6: 3.5,
+    5: 3.0,
+    4: 3.5,
+    3: 3.0,
+    2: 3.5,
+}
+ABILITY_CARDS = frozenset((1, 14, 2, 3, 4, 5, 6))  # worth redeeming when face up
+
+
+class _Reader:
+    """Facts about the position, read once from the view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.seat = view["seat"]
+        self.four = view["players_board"] != 2  # the palace with a ballroom zone
+        self.sides = view["sides"]
+        self.mine = {s["side"] for s in self.sides if s["controller"] == self.seat}
+        self.playing = view["side_to_play"]
+        self.board: dict[str, dict[str, Any]] = view["board"]
+        self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
+        self.my_thrones = {sq for s in self.sides if s["side"] in self.mine for sq in s["thrones"]}
+        self.enemy_thrones = {
+            sq
+            for s in self.sides
+            if s["side"] not in self.mine and s["controller"] >= 0
+            for sq in s["thrones"]
+        }
+        self.attacked = {p["to"] for p in view["pending"]}
+        self.unseen = self._unseen_by_suit()
+
+    def card(self, place: str) -> dict[str, Any] | None:
+        if place in self.board:
+            return self.board[place]
+        if place.startswith("ball") and place[4:].isdigit():
+            i = int(place[4:])
+            return self.ballroom[i] if i < len(self.ballroom) else None
+        if place == "ball":  # the acting ballroom card
+            return next((c for c in self.ballroom if c.get("acting") and self.is_mine(c)), None)
+        return None
+
+    def is_mine(self, card: dict[str, Any]) -> bool:
+        return card["side"] in self.mine
+
+    def _unseen_by_suit(self) -> dict[str, list[int]]:
+        """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one)."""
+        seen: dict[str, list[int]] = {s["suit"]: [] for s in self.sides}
+        for card in [*self.board.values(), *self.ballroom]:
+            if card["rank"] is not None:
+                seen.setdefault(card["suit"], []).append(LABEL_RANK[card["rank"]])
+        for side in self.sides:
+            suit = side["suit"]
+            for pile in ("graveyard", "hand"):
+                shown = side[pile].get("cards", side[pile].get("known", []))
+                seen[suit] += [LABEL_RANK[r] for r in shown]
+            prison = side["prison"].get("cards", side["prison"].get("known", []))
+            if len(prison) == len(side["prisoners_of"]):  # ours: we know whose each card is
+                for rank, owner in zip(prison, side["prisoners_of"], strict=True):
+                    seen.setdefault(self.sides[owner]["suit"], []).append(LABEL_RANK[rank])
+        out = {}
+        for suit, known in seen.items():
+            rest = list(RANKS)
+            for r in known:
+                if r in rest:
+                    rest.remove(r)
+            out[suit] = rest or list(RANKS)
+        return out
+
+    # -- distances ------------------------------------------------------------------------
+    def distance(self, place: str) -> float:
+        """How far a square is from the nearest enemy throne (rough, in moves)."""
+        if not self.enemy_thrones:
+            return 0.0
+        if not self.four:
+            col, row = "abcdef".index(place[0]), int(place[1])
+            return min(
+                max(abs(row - int(t[1])), abs(col - "abcdef".index(t[0])))
+                for t in self.enemy_thrones
+            )
+        if place.startswith("ball"):
+            return 3.0
+        court, col, row = place[0], "abcdef".index(place[1]), int(place[2])
+        targets = [t for t in self.enemy_thrones if t[0] == court]
+        if targets:
+            return min(max(row - 1, abs(col - "abcdef".index(t[1]))) for t in targets)
+        return 3.0 + (4 - row)
+
+
+def _value(rank: int | None) -> float:
+    return 4.0 if rank is None else VALUE[rank]
+
+
+def _rank(card: dict[str, Any] | None) -> int | None:
+    return None if card is None or card["rank"] is None else LABEL_RANK[card["rank"]]
+
+
+def _attack_odds(r: _Reader, att: dict[str, Any], dfn: dict[str, Any]) -> tuple[float, float]:
+    """(win, tie) chances of ``att`` attacking ``dfn``, over the defender's possible ranks."""
+    a = _rank(att)
+    if a is None:
+        return 0.4, 0.05
+    d = _rank(dfn)
+    ranks = [d] if d is not None else r.unseen.get(dfn["suit"], list(RANKS))
+    win = tie = 0
+    for rank in ranks:
+        result = verdict(a, rank, not att["up"], not dfn["up"]).winner
+        win += result == ATTACKER
+        tie += result == TIE
+    return win / len(ranks), tie / len(ranks)
+
+
+def _attack_score(r: _Reader, att: dict[str, Any], dst: str, dfn: dict[str, Any]) -> float:
+    win, tie = _attack_odds(r, att, dfn)
+    lose = 1.0 - win - tie
+    mine, theirs = _value(_rank(att)), _value(_rank(dfn))
+    score = win * theirs + tie * (theirs - mine) - lose * mine
+    if dst in r.my_thrones:
+        score += 8.0 * (win + tie)  # an intruder on our throne must go
+    elif dst in r.enemy_thrones:
+        score += 5.0 * win  # the attacker takes the throne
+    return score
+
+
+def _move_score(r: _Reader, src: str, dst: str) -> float:
+    card = r.card(src)
+    if card is None:
+        return 0.0
+    target = r.card(dst) if dst != "ball" else None
+    if target is not None and not r.is_mine(target):
+        return _attack_score(r, card, dst, target)
+    score = 0.6 * (r.distance(src if src != "ball" else "ball0") - r.distance(dst))
+    if dst in r.enemy_thrones:
+        score += 6.0
+    if src in r.my_thrones and not any(
+        sq != src and (c := r.board.get(sq)) is not None and r.is_mine(c) for sq in r.my_thrones
+    ):
+        score -= 3.0  # do not leave our thrones bare
+    if dst in r.my_thrones:
+        score += 1.0
+    return score
+
+
+def _reach(r: _Reader, place: str, rank: int) -> list[str]:
+    """Two players: the squares a known card could move to (its pip map and ascension links)."""
+    if r.four or place not in TWO.index:
+        return []
+    table = TWO.tables[pattern_name(rank)]
+    return [TWO.names[d] for d in table.direct[TWO.index[place]]]
+
+
+def _inspect_score(r: _Reader, place: str) -> float:
+    card = r.card(place)
+    if card is None:
+        return -1.0
+    score = 0.25 * (6 - min(r.distance(place), 6))  # forward cards first
+    rank = _rank(card)
+    if rank is None:
+        score += 1.5  # learn what it is
+    else:
+        for dst in _reach(r, place, rank):
+            other = r.board.get(dst)
+            if other is None:
+                if dst in r.enemy_thrones:
+                    score += 5.0
+            elif not r.is_mine(other):
+                score += max(0.0, 0.5 * _attack_score(r, card, dst, other))
+    intruders = [sq for sq in r.my_thrones if (c := r.board.get(sq)) and not r.is_mine(c)]
+    if intruders and not r.four and place in TWO.index:
+        near = {TWO.names[d] for d in TWO.links[TWO.index[place]]}
+        if rank is not None:
+            near |= set(_reach(r, place, rank))
+        if near & set(intruders):
+            score += 4.0
+    if place in r.my_thrones:
+        score -= 0.5
+    return score
+
+
+def _place_score(r: _Reader, square: str) -> float:
+    if square == "hand":
+        return -1.0
+    if square in r.my_thrones:
+        return 3.0
+    return 0.4 * (6 - min(r.distance(square), 6))
+
+
+def _ability_score(r: _Reader, action: Action) -> float:
+    verb, arg = action.verb, str(action.args[0])
+    if verb in ("free", "resurrect"):
+        return 3.0
+    card = r.card(arg)
+    if card is None:
+        return -1.0
+    if verb == "redeem":
+        rank = _rank(card)
+        if r.is_mine(card):
+            return 2.5 if rank in ABILITY_CARDS else 0.3
+        return -2.0  # it would give an enemy its ability back
+    if verb == "spy":
+        if r.is_mine(card):
+            return -2.0
+        near = r.distance(arg) >= 3 or arg in r.my_thrones
+        return 1.5 + (1.0 if near else 0.0)
+    if verb == "deliver":
+        intruders = [sq for sq in r.my_thrones if (c := r.board.get(sq)) and not r.is_mine(c)]
+        rank = _rank(card)
+        if intruders and rank is not None and VALUE[rank] >= 4.5:
+            return 4.0
+        return -1.0
+    return 0.0
+
+
+def _drop_score(r: _Reader, dst: str) -> float:
+    target = r.card(dst)
+    delivered = r.card(r.view["delivering"] or "")
+    if target is not None and delivered is not None and not r.is_mine(target):
+        return _attack_score(r, delivered, dst, target)
+    if dst in r.my_thrones:
+        return 3.0
+    return 0.3 * (6 - min(r.distance(dst), 6))
+
+
+def _score(r: _Reader, action: Action) -> float:
+    verb = action.verb
+    if verb == "inspect":
+        return _inspect_score(r, str(action.args[0]))
+    if verb in ("move", "swap"):
+        if verb == "swap":
+            return 0.05
+        return _move_score(r, str(action.args[0]), str(action.args[1]))
+    if verb == "rotate":
+        same = [c for c in r.ballroom if not r.is_mine(c)]
+        return 0.5 if same else 0.1
+    if verb == "play":
+        hand = r.sides[r.playing]["hand"].get("cards", [])
+        i = int(action.args[0])  # type: ignore[arg-type]
+        return 2.5 + (0.1 * VALUE[LABEL_RANK[hand[i]]] if i < len(hand) else 0.0)
+    if verb == "place":
+        return _place_score(r, str(action.args[0]))
+    if verb == "drop":
+        return _drop_score(r, str(action.args[0]))
+    if verb in ("spy", "redeem", "deliver", "free", "resurrect"):
+        return _ability_score(r, action)
+    if verb == "release":
+        return -5.0  # prisoners are the enemy's cards: never give them back
+    if verb == "liberate":
+        return -1.0
+    return 0.0  # end, pass
+
+
+def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
+    """The best-scoring legal action (see the module docstring); ties at random."""
+    reader = _Reader(view)
+    scored = [(_score(reader, a), a) for a in legal_actions]
+    best = max(s for s, _ in scored)
+    top = [a for s, a in scored if s >= best - 1e-9]
+    return top[rng.randrange(len(top))]
+
+
+__all__ = ["choose"]
