@@ -200,37 +200,6 @@ MOVE_TABLES = {
 }
 
 
-class MasqueradeBall(Game):
-    """Two or four masked entourages storm each other's thrones through a palace."""
-
-    id = "masquerade-ball"
-    name = "The Masquerade Ball"
-    summary = "Masked court cards dance by their pips; the Circle of Power decides every attack."
-    # Three players (MB-30: the four-player palace without West) work too, but the issue and the
-    # interop adapters expect 2 or 4: adding 3 here is all it takes to offer them.
-    player_counts = (2, 4)
-    options = OPTIONS
-    action_table = ACTIONS
-
-    def _new_state(self, players: int, seed: int, options: dict[str, Any]) -> BallState:
-        return BallState(self, players, seed, options)
-
-    def describe_action(self, action: Action, view: dict[str, Any]) -> str:
-        from .render import describe_action
-
-        return describe_action(action, view)
-
-    def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
-        from .render import describe_event
-
-        return describe_event(event, view)
-
-    def render(self, view: dict[str, Any]) -> Any:
-        from .render import render_view
-
-        return render_view(view)
-
-
 class BallState(State):
     """One game of The Masquerade Ball."""
 
@@ -1444,3 +1413,17 @@ class BallState(State):
         """The rank on a named place: a secret, for referees and tests only."""
         cid = self._card_named(place)
         return None if cid == EMPTY else RANK_LABELS[self.rank[cid]]
+
+
+class MasqueradeBall(Game):
+    """Two or four masked entourages storm each other's thrones through a palace."""
+
+    id = "masquerade-ball"
+    name = "The Masquerade Ball"
+    summary = "Masked court cards dance by their pips; the Circle of Power decides every attack."
+    # Three players (MB-30: the four-player palace without West) work too, but the issue and the
+    # interop adapters expect 2 or 4: adding 3 here is all it takes to offer them.
+    player_counts = (2, 4)
+    options = OPTIONS
+    action_table = ACTIONS
+    state_class = BallState
