@@ -4,53 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
-import pexpect
-import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))
-from cli_driver import (
-    GAME_OVER,
-    INTRIGUE,
-    PROMPT,
-    TIMEOUT,
-    cli_env,
-    plain,
-    play_out,
-)
+from cli_driver import GAME_OVER, PROMPT, plain, play_out
 
 import intrigue
 
 SJ = "shadows-over-japan"
 
 
-@pytest.fixture
-def child_of() -> Iterator:
-    children: list[pexpect.spawn] = []
-
-    def start(*args: str) -> pexpect.spawn:
-        child = pexpect.spawn(
-            INTRIGUE,
-            list(args),
-            env=cli_env(),
-            encoding="utf-8",
-            timeout=TIMEOUT,
-            dimensions=(40, 120),
-        )
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        child.close(force=True)
-
-
-def test_a_one_season_game_against_a_bot_to_the_end(child_of, tmp_path) -> None:
+def test_a_one_season_game_against_a_bot_to_the_end(spawn, tmp_path) -> None:
     save = tmp_path / "game.json"
-    child = child_of("play", SJ, "--seed", "3", "--option", "max_turns=1", "--save", str(save))
+    child = spawn("play", SJ, "--seed", "3", "--option", "max_turns=1", "--save", str(save))
     out = play_out(child)
     assert child.exitstatus == 0
     text = plain(out.text)
@@ -75,9 +39,9 @@ def test_a_one_season_game_against_a_bot_to_the_end(child_of, tmp_path) -> None:
     assert ("You won." if state.outcome.returns[0] > 0 else "You lost.") in final
 
 
-def test_typed_commands_and_refusals(child_of, tmp_path) -> None:
+def test_typed_commands_and_refusals(spawn, tmp_path) -> None:
     save = tmp_path / "game.json"
-    child = child_of("play", SJ, "--seed", "5", "--option", "max_turns=1", "--save", str(save))
+    child = spawn("play", SJ, "--seed", "5", "--option", "max_turns=1", "--save", str(save))
     child.expect(PROMPT)
     child.sendline("style paper")  # the canonical text works as well as a number
     child.expect(PROMPT)
