@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from intrigue.games.project_assassination import board
+
 from .base import (
     Canvas,
     Encoder,
@@ -30,21 +32,9 @@ SEATS = 2
 SIZE = 7
 COLUMNS = "abcdefg"
 CELLS = SIZE * SIZE
-ITEMS = vocab(("obstacle", "strategy", "ambush", "cover"))
-COLLECTIBLES = vocab(
-    (
-        "boot",
-        "health_pack",
-        "cage",
-        "loot_crate",
-        "sight",
-        "muzzle",
-        "uzi",
-        "shotgun",
-        "grenade",
-        "paralysis_pistol",
-    )
-)
+# The card vocabularies are the game's own lists, so a new card cannot be missed here.
+ITEMS = vocab(board.ITEMS)
+COLLECTIBLES = vocab(board.COLLECTIBLES)
 LOOSE = vocab((*COLLECTIBLES, "sniper"))
 WEAPONS = vocab(("pistol", "uzi", "shotgun", "sniper", "paralysis_pistol"))
 WEAPON = len(WEAPONS) + 2  # kind one-hot, sight, muzzle
