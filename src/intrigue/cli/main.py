@@ -1,4 +1,4 @@
-"""The ``intrigue`` command: list the games, play one in the terminal, replay a record.
+"""The ``intrigue`` command: list the games, play one in the terminal, replay a record, serve.
 
 Exit codes: 0 success (or the player quit), 1 the input ended or a file could not be written,
 2 bad command-line arguments (unknown game, bot or option, bad seat), 130 interrupted.
@@ -18,6 +18,7 @@ import intrigue
 from intrigue.bots import UnknownBot, bot_names, make_bot
 from intrigue.engine import IntrigueError, State
 
+from .balance import add_balance_parser, balance_command
 from .output import make_console, say
 from .play import QuitGame, TerminalPlay, bot_names_for, describe_seats, save_record, seat_list
 from .replay import ReplayError, replay_file
@@ -81,9 +82,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
 
+    add_balance_parser(commands)
+
     replay = commands.add_parser("replay", help="replay a saved game step by step")
     replay.add_argument("file", type=Path, help="a record written by 'intrigue play --save'")
     replay.add_argument("--seat", type=int, help="see the game as this seat (default: spectator)")
+
+    serve = commands.add_parser("serve", help="run the web server: lobby, tables and bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        help="database URL (default: $INTRIGUE_DATABASE_URL, else sqlite:///intrigue.sqlite3)",
+    )
+    serve.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help="pause before each bot move (default: $INTRIGUE_BOT_DELAY, else 0.8)",
+    )
     return parser
 
 
@@ -97,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_play(console, args)
         if args.command == "arena":
             return cmd_arena(console, args)
+        if args.command == "balance":
+            return balance_command(console, args)
+        if args.command == "serve":
+            return cmd_serve(args)
         return cmd_replay(console, args)
     except (UsageError, ReplayError, IntrigueError) as exc:
         say(make_console(stderr=True), f"error: {exc}", "bold red")
@@ -202,6 +224,25 @@ def cmd_arena(console: Console, args: argparse.Namespace) -> int:
         console, args.game, names, args.games, args.seed, args.players, options, args.json
     )
     return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    # Imported here: the server's dependencies are an extra, and slow to import.
+    try:
+        from intrigue.server.config import Settings, choose_bot_delay, choose_database_url
+        from intrigue.server.run import serve
+    except ImportError as exc:
+        raise UsageError(
+            f"the server needs its extra: pip install 'intrigue[server]' ({exc})"
+        ) from None
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: not a port number")
+    try:
+        bot_delay = choose_bot_delay(args.bot_delay)
+    except ValueError as exc:
+        raise UsageError(f"INTRIGUE_BOT_DELAY: {exc}") from None
+    settings = Settings(database_url=choose_database_url(args.db), bot_delay=bot_delay)
+    return serve(settings, args.host, args.port)
 
 
 def cmd_replay(console: Console, args: argparse.Namespace) -> int:

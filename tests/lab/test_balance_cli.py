@@ -1,0 +1,56 @@
+"""``intrigue balance`` from the command line: tables, files, exit codes."""
+
+import json
+
+from intrigue.cli.main import main
+
+
+def test_balance_command_prints_tables_and_writes_the_report(tmp_path, capsys):
+    out = tmp_path / "out"
+    argv = ["balance", "masquerade-murder", "--games", "4", "--bots", "heuristic,random"]
+    argv += ["--option", "max_turns=3", "--vs-option", "board=ring12", "--seed", "7"]
+    assert main([*argv, "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for text in ("Rule set base", "win rate by role", "skill trace", "vs minus base", "nights"):
+        assert text in printed
+    report = json.loads((out / "report.json").read_text())
+    assert report["config"]["options"] == {"max_turns": "3"}
+    assert report["config"]["vs_options"] == {"board": "ring12"}
+    assert report["variants"]["vs"]["finished"] == 4
+    # Resuming a finished run plays nothing and reports the same.
+    assert main([*argv, "--workers", "1", "--out", str(out), "--resume"]) == 0
+    assert "Played 0 games (8 kept" in capsys.readouterr().out.replace("\n", " ")
+    again = json.loads((out / "report.json").read_text())
+    assert {k: v for k, v in again.items() if k != "run"} == {
+        k: v for k, v in report.items() if k != "run"
+    }
+
+
+def test_balance_caps_games_by_default_and_names_first_player(tmp_path, capsys):
+    out = tmp_path / "pa"
+    argv = ["balance", "project-assassination", "--games", "3", "--workers", "1"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert "first player wins" in capsys.readouterr().out
+    report = json.loads((out / "report.json").read_text())
+    assert report["config"]["options"]["max_turns"] == "200"
+
+
+def test_balance_command_rejects_bad_input(tmp_path, capsys):
+    base = ["balance", "masquerade-murder", "--games", "2", "--out", str(tmp_path)]
+    assert main([*base, "--bots", "genius"]) == 2
+    assert "genius" in capsys.readouterr().err
+    assert main([*base, "--option", "board=square"]) == 2
+    assert "board" in capsys.readouterr().err
+    assert main([*base, "--vs-players", "3"]) == 2
+    assert main([*base, "--games", "0"]) == 2
+    assert main([*base, "--ray-address", "auto"]) == 2
+    assert main([*base, "--bot-plugin", "nonsense"]) == 2
+
+
+def test_balance_resume_with_other_settings_is_a_usage_error(tmp_path, capsys):
+    base = ["balance", "masquerade-murder", "--games", "1", "--workers", "1"]
+    base += ["--option", "max_turns=2", "--out", str(tmp_path)]
+    assert main([*base, "--bots", "random"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--bots", "heuristic", "--resume"]) == 2
+    assert "other settings" in capsys.readouterr().err
