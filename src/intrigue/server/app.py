@@ -1,0 +1,188 @@
+"""The ASGI application: lobby and table pages, the JSON API and the game WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+import intrigue
+from intrigue.engine import InvalidOption, UnknownGame
+
+from .config import Settings
+from .db import Store
+from .live import Client, Hub, LiveTable
+from .protocol import ClientError, read_act, read_message
+
+STATIC = Path(__file__).with_name("static")
+# WebSocket close codes (4000-4999 are for applications).
+CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
+CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``: the game, its player count and options, and who sits where."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    players: int | None = None
+    seats: list[str] | None = Field(default=None, max_length=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The server for ``settings``; the database is migrated and games restored at start-up."""
+    hub = Hub(Store(settings.database_url), settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+
+    app = FastAPI(title="intrigue", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_exception_handler(RequestValidationError, _bad_request)  # type: ignore[arg-type]
+    _add_pages(app)
+    _add_api(app, hub)
+    _add_websocket(app, hub, settings)
+    return app
+
+
+async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    """Validation errors as 400 with one readable sentence per problem."""
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
+    return JSONResponse({"detail": "; ".join(problems) or "bad request"}, status_code=400)
+
+
+def _add_pages(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+
+def _add_api(app: FastAPI, hub: Hub) -> None:
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return intrigue.games()
+
+    @app.get("/api/tables")
+    async def open_tables() -> dict[str, Any]:
+        return {"tables": hub.open_tables()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        try:
+            table, tokens = await hub.create(body.game, body.players, body.options, body.seats)
+        except UnknownGame as exc:
+            raise HTTPException(400, f"unknown game: {exc}") from None
+        except (InvalidOption, ValueError, TypeError) as exc:
+            raise HTTPException(400, str(exc)) from None
+        return _created(table, tokens, str(request.base_url).rstrip("/"))
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        table = await hub.get(table_id)
+        if table is None:
+            raise HTTPException(404, f"there is no table {table_id[:40]!r}")
+        info = table.info()
+        info["view"] = table.state.view(None)  # the spectator's (public) view
+        return info
+
+
+def _created(table: LiveTable, tokens: dict[int, str], base: str) -> dict[str, Any]:
+    """The new table's info with one secret link per human seat, and the spectator link."""
+    # The token travels in the fragment, which browsers never send to the server in requests.
+    links = [
+        {"seat": seat, "token": token, "url": f"{base}/table/{table.id}#token={token}"}
+        for seat, token in sorted(tokens.items())
+    ]
+    return {**table.info(), "links": links, "spectate": f"{base}/table/{table.id}"}
+
+
+def _add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        table = await hub.get(table_id)
+        if table is None:
+            await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
+            return
+        seat = None if token is None else table.seat_for_token(token)
+        if token is not None and seat is None:
+            await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
+            return
+        await _serve_client(websocket, table, seat, settings)
+
+
+async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "message": text}))
+    await websocket.close(code=code, reason=text[:100])
+
+
+async def _serve_client(
+    websocket: WebSocket, table: LiveTable, seat: int | None, settings: Settings
+) -> None:
+    """Sync the client, then read its messages until it leaves."""
+
+    async def send(message: dict[str, Any]) -> None:
+        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    client = Client(send, seat, settings)
+
+    async def deliver() -> None:
+        await client.pump()
+        if client.dropped:
+            await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
+
+    pump = asyncio.create_task(deliver())
+    table.join(client)
+    try:
+        await _read_loop(websocket, table, client, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.leave(client)
+        with contextlib.suppress(Exception):
+            await pump
+
+
+async def _read_loop(
+    websocket: WebSocket, table: LiveTable, client: Client, settings: Settings
+) -> None:
+    while not client.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not client.limiter.allow():
+            client.error("too many messages; slow down")
+            continue
+        try:
+            raw = message.get("text")
+            data = read_message(
+                raw if raw is not None else message.get("bytes"), settings.max_message_bytes
+            )
+            action = read_act(data, client.seat)
+        except ClientError as exc:
+            client.error(str(exc))
+            continue
+        await table.act(client, action)

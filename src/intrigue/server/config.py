@@ -1,0 +1,51 @@
+"""Server settings: the database URL, bot pacing and the limits applied to every connection."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+# SQLite in a file of the working directory: nothing to install or start.
+DEFAULT_DATABASE_URL = "sqlite:///intrigue.sqlite3"
+DATABASE_ENV = "INTRIGUE_DATABASE_URL"
+BOT_DELAY_ENV = "INTRIGUE_BOT_DELAY"
+DEFAULT_BOT_DELAY = 0.8
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` and use the psycopg (v3) driver for them."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def choose_database_url(cli_value: str | None) -> str:
+    """``--db`` if given, else ``INTRIGUE_DATABASE_URL``, else the local SQLite file."""
+    url = cli_value or os.environ.get(DATABASE_ENV) or DEFAULT_DATABASE_URL
+    return normalise_database_url(url)
+
+
+def choose_bot_delay(cli_value: float | None) -> float:
+    """``--bot-delay`` if given, else ``INTRIGUE_BOT_DELAY``, else the default pause."""
+    if cli_value is not None:
+        return max(0.0, cli_value)
+    text = os.environ.get(BOT_DELAY_ENV)
+    return max(0.0, float(text)) if text else DEFAULT_BOT_DELAY
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything `create_app` needs to know."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    # Seconds a bot waits before it moves, so humans can follow the game (0 in tests).
+    bot_delay: float = DEFAULT_BOT_DELAY
+    # Largest client message answered with an error; far larger frames close the connection.
+    max_message_bytes: int = 4096
+    max_frame_bytes: int = 65536
+    # Per-connection token bucket: messages per second refilled, and the burst allowed.
+    rate_per_second: float = 10.0
+    rate_burst: int = 30
+    # Messages queued for one slow client before it is disconnected.
+    max_queued: int = 256

@@ -1,0 +1,222 @@
+"""Persistence: tables, seats and the ordered actions of every game, through SQLAlchemy.
+
+The database is the authority on what happened: a move counts once its row is committed, and
+a game is rebuilt by replaying its seed, options and actions (`intrigue.replay`). The schema is
+created and upgraded by Alembic (``migrations/``); the models below must match it, which a test
+checks.
+
+All methods are synchronous; the server calls them from worker threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+PLAYING, OVER = "playing", "over"
+HUMAN, BOT = "human", "bot"
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class TableRow(Base):
+    """One game: which game, how many players, its secret seed and its options."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """A seat: a human (reached through a secret link, stored as its sha256) or a bot."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+
+
+class ActionRow(Base):
+    """The ``ordinal``-th action of a table (from 0); the key makes (table, ordinal) unique."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    ordinal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    kind: str  # HUMAN or BOT
+    bot: str | None = None  # the bot level (easy, medium, hard) for bot seats
+    token_hash: str | None = None  # sha256 hex of the seat link's token, for human seats
+
+
+@dataclass
+class TableRecord:
+    """A table as stored: enough to rebuild its game by replay."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    created: datetime
+    seats: list[SeatRecord] = field(default_factory=list)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine; SQLite gets WAL, foreign keys and use from worker threads."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    return engine
+
+
+class Store:
+    """The server's database: create tables, append actions, load games back."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest Alembic revision."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_table(self, record: TableRecord) -> None:
+        with self._sessions.begin() as session:
+            session.add(
+                TableRow(
+                    id=record.id,
+                    game=record.game,
+                    players=record.players,
+                    seed=record.seed,
+                    options=record.options,
+                    status=record.status,
+                    created=record.created,
+                )
+            )
+            session.flush()  # the table row first: seats refer to it
+            session.add_all(
+                SeatRow(
+                    table_id=record.id, seat=s.seat, kind=s.kind, bot=s.bot, token_hash=s.token_hash
+                )
+                for s in record.seats
+            )
+
+    def append_action(
+        self, table_id: str, ordinal: int, seat: int, action: str, over: bool
+    ) -> None:
+        """Commit one accepted action (and the table's end, if it ended the game).
+
+        Raises (IntegrityError) if that ordinal is already stored: nothing is overwritten.
+        """
+        with self._sessions.begin() as session:
+            session.add(
+                ActionRow(
+                    table_id=table_id, ordinal=ordinal, seat=seat, action=action, created=now()
+                )
+            )
+            if over:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(status=OVER))
+
+    def unfinished_ids(self) -> list[str]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(TableRow.id).where(TableRow.status == PLAYING).order_by(TableRow.created)
+            )
+            return list(rows)
+
+    def load(self, table_id: str) -> TableRecord | None:
+        """The table with its seats and actions in order, or None if there is no such table."""
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            )
+            actions = session.scalars(
+                select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.ordinal)
+            )
+            return TableRecord(
+                id=row.id,
+                game=row.game,
+                players=row.players,
+                seed=row.seed,
+                options=dict(row.options),
+                status=row.status,
+                created=row.created,
+                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash) for s in seats],
+                actions=[(a.seat, a.action) for a in actions],
+            )

@@ -1,0 +1,107 @@
+"""The WebSocket protocol: what the server sends and how client messages are read.
+
+Everything about the game in a message comes from ``state.view(seat)`` and
+``state.events(seat)`` (plus texts the game derives from them, and public table metadata), so
+a client never receives anything its seat may not know. Error messages are built from public
+facts only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from intrigue.engine import State
+
+
+class ClientError(Exception):
+    """A client message the server refuses; the text is sent back as ``{"type": "error"}``."""
+
+
+def read_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
+    """The JSON object a client sent; `ClientError` for oversized or malformed input."""
+    if raw is None:
+        raise ClientError('empty message; send a JSON object such as {"type": "act", ...}')
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
+    if size > limit:
+        raise ClientError(f"message too large ({size} bytes; at most {limit})")
+    try:
+        message = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ClientError("malformed message: not JSON") from None
+    if not isinstance(message, dict):
+        raise ClientError("malformed message: expected a JSON object")
+    return message
+
+
+def read_act(message: dict[str, Any], own_seat: int | None) -> str:
+    """The action text of an ``act`` message, checking it is meant for the sender's seat."""
+    kind = message.get("type")
+    if kind != "act":
+        raise ClientError(f"unknown message type {str(kind)[:40]!r}; the client may send 'act'")
+    action = message.get("action")
+    if not isinstance(action, str) or not action.strip():
+        raise ClientError("malformed message: 'action' must be the text of a move")
+    if "seat" in message and message["seat"] != own_seat:
+        if own_seat is None:
+            raise ClientError("spectators cannot play; open a seat link to play")
+        raise ClientError(f"this link plays seat {own_seat}; it cannot act for another seat")
+    return action.strip()
+
+
+def _safe_text(describe: Any, *args: Any) -> str | None:
+    """A game's presentation text; a failing presentation hook must not break the protocol."""
+    try:
+        return describe(*args)
+    except Exception:
+        return None
+
+
+def legal_entries(state: State, seat: int | None, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seat's legal actions as ``{"action": text, "text": description}``."""
+    if seat is None:
+        return []
+    game = state.game
+    return [
+        {"action": str(a), "text": _safe_text(game.describe_action, a, view) or str(a)}
+        for a in state.legal_actions(seat)
+    ]
+
+
+def game_message(kind: str, state: State, seat: int | None, since: int) -> dict[str, Any]:
+    """A ``sync`` (since 0) or ``update`` message: view, new events and legal actions."""
+    view = state.view(seat)
+    events = state.events(seat, since=since)
+    texts = [_safe_text(state.game.describe_event, e, view) for e in events]
+    return {
+        "type": kind,
+        "seat": seat,
+        "view": view,
+        "events": events,
+        "event_texts": texts,
+        "legal_actions": legal_entries(state, seat, view),
+    }
+
+
+def error_message(text: str) -> dict[str, Any]:
+    return {"type": "error", "message": text}
+
+
+class RateLimiter:
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

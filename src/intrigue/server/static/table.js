@@ -1,0 +1,143 @@
+// The table page: one WebSocket to the server, which sends this seat's view, its events and
+// its legal moves; every click sends {type: "act", action}. The page keeps nothing secret of
+// its own: it only shows what the server sent for this seat.
+import { cap, el } from "./dom.js";
+import { generic } from "./generic.js";
+import { masqueradeMurder } from "./masquerade-murder.js";
+
+const RENDERERS = { "masquerade-murder": masqueradeMurder };
+const FINAL_CLOSE_CODES = new Set([4403, 4404]);
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+
+const game = { view: null, legal: [], log: [], table: null, pending: false };
+let socket = null;
+let retryDelay = 500;
+
+function renderer() {
+  return { ...generic, ...(RENDERERS[game.view?.game] ?? {}) };
+}
+
+function send(action) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || game.pending) return;
+  game.pending = true;
+  $("error").textContent = "";
+  socket.send(JSON.stringify({ type: "act", action }));
+  render();
+}
+
+function turnState(view) {
+  if (!view) return "connecting";
+  if (view.is_over) return "over";
+  if (game.pending) return "pending";
+  return game.legal.length ? "yours" : "waiting";
+}
+
+function actionButton({ action, text }) {
+  return el("button", {
+    type: "button", class: "action", "data-action": action, disabled: game.pending,
+    onclick: () => send(action),
+  }, text, text !== action ? el("code", { text: action }) : "");
+}
+
+function renderActions(r) {
+  // Moves the board itself offers (clicking a seat) are also listed, folded away.
+  const onBoard = (a) => r.boardVerbs.has(a.action.split(" ")[0]);
+  const buttons = game.legal.filter((a) => !onBoard(a)).map(actionButton);
+  const listed = game.legal.filter(onBoard).map(actionButton);
+  const folded = listed.length
+    ? el("details", { class: "board-moves" }, el("summary", { text: "…or choose from a list" }),
+      el("div", { class: "actions" }, ...listed))
+    : "";
+  $("actions").replaceChildren(...buttons, folded);
+}
+
+function renderOutcome(view) {
+  const box = $("outcome");
+  box.hidden = !view.is_over || !view.outcome;
+  if (box.hidden) return;
+  const { winners, reason } = view.outcome;
+  const names = winners.length ? winners.map((s) => `seat ${s}`).join(", ") : "nobody";
+  let verdict = `Game over: ${names} win.`;
+  if (view.seat !== null) verdict = winners.includes(view.seat) ? "You win!" : "You lose.";
+  box.className = `outcome ${view.seat === null ? "" : winners.includes(view.seat) ? "won" : "lost"}`;
+  box.textContent = reason ? `${verdict} ${cap(reason)}.` : verdict;
+}
+
+function renderLog() {
+  const log = $("log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  log.replaceChildren(...game.log.map(({ event, text }) => {
+    const { kind, private: secret, ...rest } = event;
+    const line = text ?? `${kind} ${Object.keys(rest).length ? JSON.stringify(rest) : ""}`;
+    return el("li", { class: secret ? "private" : null, "data-kind": kind, text: line });
+  }));
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+function render() {
+  const view = game.view;
+  document.body.dataset.turn = turnState(view);
+  if (!view) return;
+  const r = renderer();
+  document.body.dataset.step = view.step;
+  document.body.dataset.phase = view.phase ?? "";
+  $("who").textContent = view.seat === null ? "spectating" : `you are seat ${view.seat}`;
+  $("status").textContent = r.status(view);
+  $("prompt").textContent = r.prompt(view, game.legal);
+  $("prompt").className = `prompt${game.legal.length && !view.is_over ? " your-turn" : ""}`;
+  renderOutcome(view);
+  renderActions(r);
+  r.board($("board"), view, game.pending ? [] : game.legal, send);
+  r.private($("private"), view);
+  r.players($("players"), view, game.table);
+  renderLog();
+}
+
+function receive(message) {
+  if (message.type === "error") {
+    game.pending = false;
+    $("error").textContent = message.message;
+    render();
+    return;
+  }
+  if (message.type === "sync") game.log = [];
+  message.events.forEach((event, i) => game.log.push({ event, text: message.event_texts[i] }));
+  game.view = message.view;
+  game.legal = message.legal_actions;
+  if (message.type === "sync" || message.accepted) game.pending = false;
+  render();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}${query}`);
+  socket.onopen = () => { $("connection").textContent = "connected"; retryDelay = 500; };
+  socket.onmessage = (msg) => receive(JSON.parse(msg.data));
+  socket.onclose = (closing) => {
+    game.pending = false;
+    $("connection").textContent = "disconnected";
+    if (FINAL_CLOSE_CODES.has(closing.code)) return;
+    $("connection").textContent = "reconnecting…";
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+  };
+}
+
+async function loadTableInfo() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+  if (!response.ok) {
+    $("title").textContent = "no such table";
+    return;
+  }
+  game.table = await response.json();
+  $("title").textContent = `${game.table.name} · table ${game.table.id}`;
+  document.title = `intrigue — ${game.table.name}`;
+  render();
+}
+
+loadTableInfo();
+connect();
