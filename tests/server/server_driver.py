@@ -1,0 +1,212 @@
+"""Helpers for the server tests: real servers on 127.0.0.1 (in a thread or a subprocess), an
+HTTP helper and a WebSocket player built on the ``websockets`` client library."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from intrigue.server.config import Settings
+from intrigue.server.live import Hub
+from intrigue.server.run import uvicorn_config
+
+# Generous bounds so a slow machine never fails a test; no assertion depends on timing.
+TIMEOUT = 20.0
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up waiting for {what}")
+        time.sleep(0.02)
+
+
+class ThreadServer:
+    """uvicorn serving `create_app(settings)` in a thread of the test process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        config = uvicorn_config(settings, "127.0.0.1", self.port, log_level="warning")
+        self.app = config.app
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
+
+    @property
+    def hub(self) -> Hub:
+        return self.app.state.hub  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        wait_until(lambda: self.server.started or not self.thread.is_alive(), "server start")
+        if not self.server.started:
+            raise RuntimeError("the server did not start")
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(TIMEOUT)
+
+
+class ProcessServer:
+    """``intrigue serve`` in a child process (so a test can kill it outright)."""
+
+    def __init__(self, db_url: str, log: Path) -> None:
+        self.port = free_port()
+        self.db_url = db_url
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        env = {**os.environ, "INTRIGUE_BOT_DELAY": "0", "PYTHONPATH": str(SRC)}
+        args = ["serve", "--port", str(self.port), "--db", self.db_url]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "intrigue.cli.main", *args], stdout=out, stderr=out, env=env
+            )
+        wait_until(self._ready, "the server process to answer")
+        return self
+
+    def _ready(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {self.log.read_text()}")
+        try:
+            return httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def create_table(
+    base: str,
+    game: str = "masquerade-murder",
+    seats: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "options": options or {}}
+    if seats is not None:
+        body["seats"] = seats
+    if players is not None:
+        body["players"] = players
+    response = httpx.post(f"{base}/api/tables", json=body, timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+class Player:
+    """One WebSocket connection: a seat (with its token) or a spectator."""
+
+    def __init__(self, ws_base: str, table_id: str, token: str | None = None) -> None:
+        query = "" if token is None else f"?token={token}"
+        self._stack = ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(
+                f"{ws_base}/ws/{table_id}{query}",
+                open_timeout=TIMEOUT,
+                max_size=2**22,
+                legacy=False,
+            )
+        )
+        self.received: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] | None = None  # the last sync/update
+
+    def recv(self) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=TIMEOUT))
+        self.received.append(message)
+        if message["type"] in ("sync", "update"):
+            self.latest = message
+        return message
+
+    def sync(self) -> dict[str, Any]:
+        message = self.recv()
+        assert message["type"] == "sync", message
+        return message
+
+    def send(self, data: dict[str, Any] | str | bytes) -> None:
+        self.ws.send(data if isinstance(data, (str, bytes)) else json.dumps(data))
+
+    def act(self, action: str) -> dict[str, Any]:
+        """Send a move and return the server's answer to it: its error, or the update that
+        acknowledges it (other updates that arrive first are kept in ``received``)."""
+        self.send({"type": "act", "action": action})
+        while True:
+            message = self.recv()
+            if message["type"] == "error" or message.get("accepted") is not None:
+                return message
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+Chooser = Callable[[dict[str, Any]], str]
+
+
+def first_action(message: dict[str, Any]) -> str:
+    return str(message["legal_actions"][0]["action"])
+
+
+def play_until(player: Player, done: Callable[[dict[str, Any]], bool], choose: Chooser) -> None:
+    """Act whenever the seat has a move, until ``done(latest message)``."""
+    assert player.latest is not None
+    while not done(player.latest):
+        if player.latest["legal_actions"]:
+            answer = player.act(choose(player.latest))
+            assert answer["type"] != "error", answer
+        else:
+            player.recv()
+
+
+def is_over(message: dict[str, Any]) -> bool:
+    return bool(message["view"]["is_over"])
