@@ -5,8 +5,13 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+# Debian's Chromium drives the browser test (Playwright uses it; no browser download).
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 
-.PHONY: serve test lint bench clean venv
+.PHONY: serve test lint bench clean venv chromium
 
 venv: $(STAMP)
 
@@ -16,13 +21,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## Play in the terminal against bots (the web server arrives with issue 7).
+## The web server on the embedded default database (SQLite file intrigue.sqlite3); it prints
+## its address. Terminal play: .venv/bin/intrigue play masquerade-murder
 serve: $(STAMP)
-	$(BIN)/intrigue play masquerade-murder
+	$(BIN)/intrigue serve --host $(HOST) --port $(PORT)
 
 ## Lint, then run every test.
-test: $(STAMP) lint
+test: $(STAMP) lint chromium
 	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+## Install Debian's chromium when it is missing; if that is impossible the browser test skips.
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } || \
+	  echo "warning: could not install chromium; the browser test will be skipped"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
