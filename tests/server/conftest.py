@@ -10,6 +10,16 @@ from server_driver import Player, ThreadServer
 
 from intrigue.server.config import Settings
 
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 Connect = Callable[..., Player]
 
 
@@ -43,3 +53,28 @@ def connect(server: ThreadServer) -> Iterator[Connect]:
     yield open_
     for player in players:
         player.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser); skips if missing."""
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is missing"
+    )
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (make test installs Debian's chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """A server for browser tests, on its own SQLite file; bots move at once."""
+    db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+    running = ThreadServer(Settings(database_url=sqlite_url(db), bot_delay=0)).start()
+    yield running
+    running.stop()

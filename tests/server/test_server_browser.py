@@ -8,49 +8,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from server_driver import TIMEOUT, ThreadServer, create_table
+from server_driver import TIMEOUT, create_table
 
-from intrigue.server.config import Settings
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 GAME_DEADLINE = 90.0  # a guard against a hang, not a measured quantity
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"{CHROMIUM} is missing (make test installs Debian's chromium)", allow_module_level=True
-    )
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory) -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def web_server(tmp_path_factory) -> Iterator[ThreadServer]:
-    db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
-    running = ThreadServer(Settings(database_url=f"sqlite:///{db}", bot_delay=0)).start()
-    yield running
-    running.stop()
 
 
 def turn(page) -> str:
