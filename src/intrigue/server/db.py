@@ -31,6 +31,9 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import (
+    text as sql_text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -61,6 +64,10 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # How the table is run, beyond the game's own options: clock, chat reveal, rematch origin.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, server_default=sql_text("'{}'"))
+    # The id of this table's rematch, once one is started (set once).
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -75,6 +82,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    # The bot level playing a human seat whose player left or timed out, until they reclaim it.
+    standin: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -88,6 +97,24 @@ class ActionRow(Base):
     ordinal: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Why the server made this move for a human seat ("clock", "standin"); None if they did.
+    auto: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class MessageRow(Base):
+    """A chat line: public to the table (``to_seat`` None) or a whisper to one seat."""
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    to_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(500))
+    step: Mapped[int] = mapped_column(Integer)  # moves played when it was said
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
