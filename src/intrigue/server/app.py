@@ -14,15 +14,20 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 import intrigue
 from intrigue.engine import InvalidOption, UnknownGame
 
+from .chat import CHAT_TYPES
+from .clock import CLOCK_TYPES, clock_settings
 from .config import Settings
 from .db import Store
 from .live import Client, Hub, LiveTable
 from .protocol import ClientError, read_act, read_message
+from .rematch import REMATCH
+from .replays import add_replay_routes
+from .together import add_together
 
 STATIC = Path(__file__).with_name("static")
 # WebSocket close codes (4000-4999 are for applications).
@@ -39,6 +44,11 @@ class CreateTable(BaseModel):
     players: int | None = None
     seats: list[str] | None = Field(default=None, max_length=16)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    # Show every whisper to everyone once the game is over (and in replays).
+    reveal_chat: StrictBool = False
+    # The time control ({"mode": "move", "seconds": 60}...) and the bot that moves when it runs out.
+    clock: dict[str, Any] | None = None
+    clock_bot: str | None = None
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -56,7 +66,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _bad_request)  # type: ignore[arg-type]
     _add_pages(app)
+    add_replay_routes(app, hub, STATIC / "replay.html")
     _add_api(app, hub)
+    add_together(app, hub, STATIC)  # table screen, "your tables", rematches
     _add_websocket(app, hub, settings)
     return app
 
@@ -92,7 +104,13 @@ def _add_api(app: FastAPI, hub: Hub) -> None:
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         try:
-            table, tokens = await hub.create(body.game, body.players, body.options, body.seats)
+            settings = {
+                "reveal_chat": body.reveal_chat,
+                **clock_settings(body.clock, body.clock_bot),
+            }
+            table, tokens = await hub.create(
+                body.game, body.players, body.options, body.seats, settings
+            )
         except UnknownGame as exc:
             raise HTTPException(400, f"unknown game: {exc}") from None
         except (InvalidOption, ValueError, TypeError) as exc:
@@ -157,6 +175,8 @@ async def _serve_client(
     pump = asyncio.create_task(deliver())
     table.join(client)
     try:
+        token = websocket.query_params.get("token")  # kept to derive its rematch link
+        await websocket.app.state.rematches.joined(table, client, token)
         await _read_loop(websocket, table, client, settings)
     except WebSocketDisconnect:
         pass
@@ -181,6 +201,15 @@ async def _read_loop(
             data = read_message(
                 raw if raw is not None else message.get("bytes"), settings.max_message_bytes
             )
+            if data.get("type") in CHAT_TYPES:
+                await table.chat.post(table, client, data)
+                continue
+            if data.get("type") in CLOCK_TYPES:
+                await table.clock.receive(client, data)
+                continue
+            if data.get("type") == REMATCH:
+                await websocket.app.state.rematches.request(table, client)
+                continue
             action = read_act(data, client.seat)
         except ClientError as exc:
             client.error(str(exc))

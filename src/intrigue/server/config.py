@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .timesource import SystemTime, TimeSource
 
 # SQLite in a file of the working directory: nothing to install or start.
 DEFAULT_DATABASE_URL = "sqlite:///intrigue.sqlite3"
@@ -49,3 +51,8 @@ class Settings:
     rate_burst: int = 30
     # Messages queued for one slow client before it is disconnected.
     max_queued: int = 256
+    # Where clocks read the time (tests inject a `FakeTime`).
+    time: TimeSource = field(default_factory=SystemTime)
+    # Seconds a human seat may stay without a connection before a stand-in bot plays it
+    # (real-time tables only; 0 turns this off).
+    leave_timeout: float = 180.0

@@ -10,6 +10,7 @@ All methods are synchronous; the server calls them from worker threads.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -124,6 +125,19 @@ class SeatRecord:
     kind: str  # HUMAN or BOT
     bot: str | None = None  # the bot level (easy, medium, hard) for bot seats
     token_hash: str | None = None  # sha256 hex of the seat link's token, for human seats
+    standin: str | None = None  # bot level standing in for a human seat's absent player
+
+
+@dataclass
+class MessageRecord:
+    """A stored chat line: said by ``seat`` to the table, or whispered to ``to_seat``."""
+
+    id: int
+    seat: int
+    to_seat: int | None
+    text: str
+    step: int  # moves played when it was said
+    created: datetime
 
 
 @dataclass
@@ -139,6 +153,9 @@ class TableRecord:
     created: datetime
     seats: list[SeatRecord] = field(default_factory=list)
     actions: list[tuple[int, str]] = field(default_factory=list)
+    # How the table is run (tables.settings): clock, reveal_chat, rematch_of...
+    settings: dict[str, Any] = field(default_factory=dict)
+    messages: list[MessageRecord] = field(default_factory=list)  # chat, in order
 
 
 def now() -> datetime:
@@ -191,6 +208,7 @@ class Store:
                     options=record.options,
                     status=record.status,
                     created=record.created,
+                    settings=record.settings,
                 )
             )
             session.flush()  # the table row first: seats refer to it
@@ -202,16 +220,29 @@ class Store:
             )
 
     def append_action(
-        self, table_id: str, ordinal: int, seat: int, action: str, over: bool
+        self,
+        table_id: str,
+        ordinal: int,
+        seat: int,
+        action: str,
+        over: bool,
+        auto: str | None = None,
+        created: datetime | None = None,
     ) -> None:
         """Commit one accepted action (and the table's end, if it ended the game).
 
+        ``auto`` says why the server moved for a human seat (``"clock"``, ``"standin"``).
         Raises (IntegrityError) if that ordinal is already stored: nothing is overwritten.
         """
         with self._sessions.begin() as session:
             session.add(
                 ActionRow(
-                    table_id=table_id, ordinal=ordinal, seat=seat, action=action, created=now()
+                    table_id=table_id,
+                    ordinal=ordinal,
+                    seat=seat,
+                    action=action,
+                    created=created or now(),
+                    auto=auto,
                 )
             )
             if over:
@@ -244,6 +275,32 @@ class Store:
                 options=dict(row.options),
                 status=row.status,
                 created=row.created,
-                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash) for s in seats],
+                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.standin) for s in seats],
                 actions=[(a.seat, a.action) for a in actions],
+                settings=dict(row.settings or {}),
+                messages=self.messages(table_id, session),
             )
+
+    def add_message(
+        self, table_id: str, seat: int, to_seat: int | None, text: str, step: int
+    ) -> MessageRecord:
+        """Commit one chat line (a whisper if ``to_seat`` is set) and return it as stored."""
+        with self._sessions.begin() as session:
+            row = MessageRow(
+                table_id=table_id, seat=seat, to_seat=to_seat, text=text, step=step, created=now()
+            )
+            session.add(row)
+            session.flush()  # assigns the id
+            return _message_record(row)
+
+    def messages(self, table_id: str, session: Session | None = None) -> list[MessageRecord]:
+        """The table's chat lines in the order they were said."""
+        with contextlib.nullcontext(session) if session is not None else Session(self.engine) as s:
+            rows = s.scalars(
+                select(MessageRow).where(MessageRow.table_id == table_id).order_by(MessageRow.id)
+            )
+            return [_message_record(r) for r in rows]
+
+
+def _message_record(row: MessageRow) -> MessageRecord:
+    return MessageRecord(row.id, row.seat, row.to_seat, row.text, row.step, row.created)

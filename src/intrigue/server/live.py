@@ -21,8 +21,10 @@ from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Action, IllegalAction, InvalidAction, Record, Rng, State
 
+from .chat import TableChat
+from .clock import ClockWatcher, TableClock
 from .config import Settings
-from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, Store, TableRecord, now
+from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, Store, TableRecord
 from .protocol import ClientError, RateLimiter, error_message, game_message
 
 log = logging.getLogger("intrigue.server")
@@ -98,6 +100,10 @@ class LiveTable:
         # Bots draw from their own generators, unrelated to the game's secret seed.
         self.bot_rngs = {seat: Rng(secrets.randbits(63)) for seat in self.bots}
         self.bot_task: asyncio.Task[None] | None = None
+        self.chat = TableChat(
+            self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
+        )
+        self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -113,6 +119,7 @@ class LiveTable:
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in self.seats.values()],
             "step": len(state.history),
             "to_move": list(state.to_move),
+            **self.clock.public(),
         }
 
     def seat_for_token(self, token: str) -> int | None:
@@ -125,13 +132,18 @@ class LiveTable:
     # -- connections ------------------------------------------------------------------------
     def join(self, client: Client) -> None:
         """Send the client its seat's full picture and start telling it every change."""
-        client.send(game_message("sync", self.state, client.seat, 0))
+        sync = game_message("sync", self.state, client.seat, 0)
+        sync["chat"] = self.chat.sync(client.seat, self.state.is_over)
+        self.clock.annotate(sync, self.state, client.seat, 0)
+        client.send(sync)
         client.seen = self.state.log_length
         self.clients.add(client)
+        self.clock.joined(client)
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
         client.close()
+        self.clock.left(client)
 
     def _broadcast(self, actor: Client | None, action: str) -> None:
         state = self.state
@@ -139,8 +151,11 @@ class LiveTable:
             message = game_message("update", state, client.seat, client.seen)
             if client is actor:
                 message["accepted"] = action
+            self.clock.annotate(message, state, client.seat, client.seen)
             client.seen = state.log_length
             client.send(message)
+        if state.is_over:
+            self.chat.game_over(self.clients)
 
     # -- moves ------------------------------------------------------------------------------
     async def act(self, client: Client, text: str) -> None:
@@ -164,6 +179,7 @@ class LiveTable:
             raise ClientError("spectators cannot play; open a seat link to play")
         if state.is_over:
             raise ClientError("the game is over")
+        self.clock.check_playable(seat)
         try:
             action = state.game.parse_action(text)
         except InvalidAction as exc:
@@ -179,16 +195,30 @@ class LiveTable:
             raise ClientError(f"not allowed: {exc.reason}") from None
         return seat, action, candidate
 
-    async def _commit(self, seat: int, action: Action, candidate: State) -> bool:
-        """Store the move; on success the candidate becomes the table's state."""
+    async def _commit(
+        self, seat: int, action: Action, candidate: State, auto: str | None = None
+    ) -> bool:
+        """Store the move; on success the candidate becomes the table's state.
+
+        ``auto`` marks a move the server made for a human seat (clock, stand-in).
+        """
         ordinal = len(self.state.history)
+        created = self.settings.time.now()
         try:
             await asyncio.to_thread(
-                self.store.append_action, self.id, ordinal, seat, str(action), candidate.is_over
+                self.store.append_action,
+                self.id,
+                ordinal,
+                seat,
+                str(action),
+                candidate.is_over,
+                auto,
+                created,
             )
         except Exception:
             log.exception("table %s: could not store action %d", self.id, ordinal)
             return False
+        self.clock.committed(seat, auto, self.state, candidate, created)
         self.state = candidate
         return True
 
@@ -226,13 +256,16 @@ class LiveTable:
         except Exception:
             log.exception("table %s: a bot failed; its seats wait", self.id)
 
-    async def _play_bot(self, seen: State, seat: int, action: Action) -> None:
+    async def _play_bot(
+        self, seen: State, seat: int, action: Action, auto: str | None = None
+    ) -> None:
+        """Play a bot's move (``auto``: the clock's move for a human seat)."""
         async with self.lock:
-            if self.state is not seen:
+            if self.state is not seen or not self.clock.may_play(seat, auto):
                 return  # the table moved on while the bot thought: think again
             candidate = seen.clone()
             candidate.apply(seat, action)
-            if not await self._commit(seat, action, candidate):
+            if not await self._commit(seat, action, candidate, auto or self.clock.auto_for(seat)):
                 raise RuntimeError("the database refused a bot move")
             self._broadcast(None, str(action))
 
@@ -244,6 +277,7 @@ class Hub:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
+        self.watcher = ClockWatcher(self)  # deadlines and leavers of every live table
 
     async def start(self) -> None:
         """Migrate the database, rebuild every unfinished game by replay, restart its bots."""
@@ -253,8 +287,10 @@ class Hub:
             if table is not None:
                 table.kick_bots()
         log.info("%d unfinished table(s) restored", len(self.tables))
+        self.watcher.start()
 
     async def stop(self) -> None:
+        await self.watcher.stop()
         for table in list(self.tables.values()):
             await table.stop()
         await asyncio.to_thread(self.store.close)
@@ -280,6 +316,7 @@ class Hub:
         table = self.tables.setdefault(
             table_id, LiveTable(record, state, self.store, self.settings)
         )
+        await table.clock.restore()
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -289,7 +326,12 @@ class Hub:
         return [t.info() for t in tables]
 
     async def create(
-        self, game_id: str, players: int | None, options: dict[str, Any], kinds: list[str] | None
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any],
+        kinds: list[str] | None,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table and a secret token per human seat.
 
@@ -306,8 +348,9 @@ class Hub:
             seed=state.seed,
             options=state.options,
             status=PLAYING,
-            created=now(),
+            created=self.settings.time.now(),
             seats=[seat_record(seat, kind, tokens.get(seat)) for seat, kind in enumerate(kinds)],
+            settings=dict(settings or {}),
         )
         await asyncio.to_thread(self.store.create_table, record)
         table = LiveTable(record, state, self.store, self.settings)

@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from intrigue.engine import State
+from intrigue.engine import Action, State
 
 
 class ClientError(Exception):
@@ -39,7 +39,10 @@ def read_act(message: dict[str, Any], own_seat: int | None) -> str:
     """The action text of an ``act`` message, checking it is meant for the sender's seat."""
     kind = message.get("type")
     if kind != "act":
-        raise ClientError(f"unknown message type {str(kind)[:40]!r}; the client may send 'act'")
+        raise ClientError(
+            f"unknown message type {str(kind)[:40]!r}; "
+            "the client may send 'act', 'say', 'whisper', 'rematch'"
+        )
     action = message.get("action")
     if not isinstance(action, str) or not action.strip():
         raise ClientError("malformed message: 'action' must be the text of a move")
@@ -58,6 +61,11 @@ def _safe_text(describe: Any, *args: Any) -> str | None:
         return None
 
 
+def action_text(state: State, action: Action, view: dict[str, Any]) -> str:
+    """The game's sentence for ``action`` as the view's seat reads it (else its text)."""
+    return _safe_text(state.game.describe_action, action, view) or str(action)
+
+
 def legal_entries(state: State, seat: int | None, view: dict[str, Any]) -> list[dict[str, Any]]:
     """The seat's legal actions as ``{"action": text, "text": description}``."""
     if seat is None:
@@ -69,11 +77,18 @@ def legal_entries(state: State, seat: int | None, view: dict[str, Any]) -> list[
     ]
 
 
+def event_texts(
+    state: State, events: list[dict[str, Any]], view: dict[str, Any]
+) -> list[str | None]:
+    """A readable line per event (None where the game has none), worded for the view's seat."""
+    return [_safe_text(state.game.describe_event, e, view) for e in events]
+
+
 def game_message(kind: str, state: State, seat: int | None, since: int) -> dict[str, Any]:
     """A ``sync`` (since 0) or ``update`` message: view, new events and legal actions."""
     view = state.view(seat)
     events = state.events(seat, since=since)
-    texts = [_safe_text(state.game.describe_event, e, view) for e in events]
+    texts = event_texts(state, events, view)
     return {
         "type": kind,
         "seat": seat,

@@ -1,4 +1,6 @@
 // The lobby: create a table (game, players, seats, options) and list the open tables.
+import { rememberSeat } from "./seats.js";
+import { clockChoice, watchClockForm } from "./clock.js";
 const SEAT_KINDS = [
   ["human", "Human (gets a link)"],
   ["easy", "Bot: easy"],
@@ -91,6 +93,8 @@ async function createTable(event) {
   $("create-error").textContent = "";
   const seats = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
   const body = { game: $("game").value, players: Number($("players").value), seats, options: readOptions() };
+  body.reveal_chat = $("reveal-chat").checked; // table talk: whispers shown once the game is over
+  Object.assign(body, clockChoice($)); // time control and clock bot
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -114,6 +118,10 @@ function showCreated(table) {
   if (!table.links.length) $("created-links").append(el("li", { text: "Only bots: spectate below." }));
   $("created-spectate").href = table.spectate;
   $("created-spectate").textContent = table.spectate;
+  $("created-screen").href = `${table.spectate}/screen`;
+  $("created-screen").textContent = `${table.spectate}/screen`;
+  // Remembered for "Your tables"; links not opened here are marked as sent to others.
+  for (const link of table.links) rememberSeat({ table: table.id, token: link.token });
 }
 
 function seatSummary(table) {
@@ -140,6 +148,7 @@ async function start() {
   $("players").addEventListener("change", fillSeats);
   $("create-form").addEventListener("submit", createTable);
   fillPlayers();
+  watchClockForm($);
   refreshTables();
   setInterval(refreshTables, 5000);
 }

@@ -2,22 +2,36 @@
 // its legal moves; every click sends {type: "act", action}. The page keeps nothing secret of
 // its own: it only shows what the server sent for this seat.
 import { cap, el } from "./dom.js";
-import { generic } from "./generic.js";
-import { masqueradeMurder } from "./masquerade-murder.js";
+import { createChat } from "./chat.js";
+import { createClock, logEntries } from "./clock.js";
+import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
+import { createRematch } from "./rematch.js";
+import { rememberSeat } from "./seats.js";
 
-const RENDERERS = { "masquerade-murder": masqueradeMurder };
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
+if (token) rememberSeat({ table: tableId, token, opened: true }); // for the lobby's "Your tables"
 
 const game = { view: null, legal: [], log: [], table: null, pending: false };
 let socket = null;
+const chat = createChat($("chat"), (message) => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+});
+const rematch = createRematch($("rematch"), (message) => {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+});
+const clock = createClock($("clock"), (message) => { // countdowns, stand-ins, votes
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+});
 let retryDelay = 500;
 
 function renderer() {
-  return { ...generic, ...(RENDERERS[game.view?.game] ?? {}) };
+  return rendererFor(game.view?.game);
 }
 
 function send(action) {
@@ -89,6 +103,9 @@ function render() {
   $("prompt").textContent = r.prompt(view, game.legal);
   $("prompt").className = `prompt${game.legal.length && !view.is_over ? " your-turn" : ""}`;
   renderOutcome(view);
+  rematch.render(view);
+  $("replay-link").hidden = !view.is_over; // a finished game offers its replay
+  $("replay-link").href = `/table/${encodeURIComponent(tableId)}/replay`;
   renderActions(r);
   r.board($("board"), view, game.pending ? [] : game.legal, send);
   r.private($("private"), view);
@@ -97,14 +114,23 @@ function render() {
 }
 
 function receive(message) {
+  if (message.type === "rematch") return rematch.receive(message, game.view);
+  if (message.type === "chat" || message.about === "chat") return chat.receive(message);
+  if (message.type === "sync") chat.sync(message);
   if (message.type === "error") {
     game.pending = false;
     $("error").textContent = message.message;
     render();
     return;
   }
+  clock.receive(message);
+  if (message.type === "table") { // a stand-in, a vote or a return: its note goes to the log
+    game.log.push(...logEntries(message));
+    render();
+    return;
+  }
   if (message.type === "sync") game.log = [];
-  message.events.forEach((event, i) => game.log.push({ event, text: message.event_texts[i] }));
+  game.log.push(...logEntries(message)); // the events, and the server's notes in their place
   game.view = message.view;
   game.legal = message.legal_actions;
   if (message.type === "sync" || message.accepted) game.pending = false;
