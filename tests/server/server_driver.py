@@ -210,3 +210,12 @@ def play_until(player: Player, done: Callable[[dict[str, Any]], bool], choose: C
 
 def is_over(message: dict[str, Any]) -> bool:
     return bool(message["view"]["is_over"])
+
+
+def expected_verdict(server: ThreadServer, table_id: str, seat: int) -> str:
+    """How the table page must announce the end to ``seat``, from the server's own outcome."""
+    outcome = server.hub.tables[table_id].state.outcome
+    assert outcome is not None, "the game is not over"
+    if not outcome.winners:
+        return "Game over: a draw."
+    return "You win!" if seat in outcome.winners else "You lose."

@@ -73,10 +73,13 @@ function renderOutcome(view) {
   box.hidden = !view.is_over || !view.outcome;
   if (box.hidden) return;
   const { winners, reason } = view.outcome;
-  const names = winners.length ? winners.map((s) => `seat ${s}`).join(", ") : "nobody";
-  let verdict = `Game over: ${names} win.`;
-  if (view.seat !== null) verdict = winners.includes(view.seat) ? "You win!" : "You lose.";
-  box.className = `outcome ${view.seat === null ? "" : winners.includes(view.seat) ? "won" : "lost"}`;
+  const draw = winners.length === 0; // no winners at all: a draw for everyone
+  const mine = view.seat !== null && !draw;
+  let verdict = draw ? "Game over: a draw." : `Game over: ${winners.map((s) => `seat ${s}`).join(", ")} win.`;
+  if (mine) verdict = winners.includes(view.seat) ? "You win!" : "You lose.";
+  const mood = mine ? (winners.includes(view.seat) ? "won" : "lost") : draw ? "draw" : "";
+  box.className = `outcome ${mood}`;
+  box.dataset.result = draw ? "draw" : mine ? mood : "over";
   box.textContent = reason ? `${verdict} ${cap(reason)}.` : verdict;
 }
 
