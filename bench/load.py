@@ -1,13 +1,16 @@
 """Load on the game server: many Masquerade Murder tables, five WebSocket players each.
 
     .venv/bin/python bench/load.py                       # 200 clients for 20 s, own server
+    .venv/bin/python bench/load.py --clients 200 --processes 2   # generator in 2 processes
     .venv/bin/python bench/load.py --clients 50 --seconds 10 --json
-    .venv/bin/python bench/load.py --db postgresql://127.0.0.1/test
+    .venv/bin/python bench/load.py --db postgresql://127.0.0.1/intrigue_load  # its own database
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000   # a server already running
 
 Unless ``--url`` is given, the benchmark starts the server itself (``uvicorn`` in a child
-process, on a fresh SQLite file or ``--db``) with the per-connection rate limit lifted (these
-clients move faster than people can), and stops it at the end.
+process, set up as ``intrigue serve`` does, on a fresh SQLite file or ``--db``) with the
+per-connection rate limit lifted (these clients move faster than people can), and stops it at
+the end. ``--server-pid`` names the process of a server given by ``--url``, so that its CPU is
+reported too.
 
 Every table is created through the HTTP API with five human seats; each client plays a random
 legal move as soon as it may (it has legal moves and no move of its own is waiting for an
@@ -19,7 +22,13 @@ by itself after ``--seconds`` (or ``--moves`` moves), and reports (see docs/perf
   view), p50/p95/p99/max in milliseconds;
 * errors: error messages received (a correct client gets none) and connections lost;
 * CPU: the server process's CPU time per second of the run (1.0 = one core busy), when the
-  benchmark started the server; the load generator's own CPU likewise.
+  benchmark started the server or was given its pid, and the load generator's own (all its
+  processes); also as CPU milliseconds per move, which depends less on what else the machine
+  is running than moves/s does; and how long the server's event loop was ready to run but
+  waiting for a CPU (the machine is busy with other work if that is large).
+
+``--processes N`` spreads the tables over N generator processes, so that the generator's own
+event loop is not what limits the run.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -34,40 +44,57 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+try:  # the generator's own parsing should cost as little as possible
+    import orjson
+
+    loads: Callable[[str | bytes], Any] = orjson.loads
+except ImportError:  # pragma: no cover
+    loads = json.loads
 
 SEATS = 5
 GAME = "masquerade-murder"
+# As `intrigue.server.run.serve` runs one process, less its banner and the rate limit.
 SERVER_SCRIPT = """
 import sys, uvicorn
 from intrigue.server.config import Settings, normalise_database_url
 from intrigue.server.run import uvicorn_config
+from intrigue.server.tuning import tune_process
 settings = Settings(database_url=normalise_database_url(sys.argv[1]), bot_delay=0,
                     rate_per_second=1e9, rate_burst=10**9)
-uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning")).run()
+server = uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning"))
+tune_process()
+server.run()
 """
 
 
 @dataclass
 class Tally:
-    """What every client reports, shared by all of them (one event loop: no locks)."""
+    """What the clients of one generator process report (one event loop: no locks)."""
 
     measuring_from: float
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
     lost: int = 0
-    games: int = 0
+    games: int = 0  # games played to their end
     error_samples: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # this process's CPU time while measuring
+    wall_seconds: float = 0.0
 
     def acknowledged(self, sent_at: float) -> None:
-        now = time.perf_counter()
+        now = time.monotonic()
         if sent_at >= self.measuring_from:
             self.moves += 1
             self.latencies.append(now - sent_at)
@@ -79,45 +106,131 @@ class Tally:
 
 
 class Stop:
-    """When the run ends: a deadline and a move budget."""
+    """When the run ends: a deadline (``time.monotonic``, the same in every process) and a
+    move budget for this process."""
 
-    def __init__(self, seconds: float, moves: int | None, tally: Tally) -> None:
-        self.deadline = time.perf_counter() + seconds
+    def __init__(self, deadline: float, moves: int | None, tally: Tally) -> None:
+        self.deadline = deadline
         self.moves = moves
         self.tally = tally
 
     def __call__(self) -> bool:
         over_budget = self.moves is not None and self.tally.moves >= self.moves
-        return over_budget or time.perf_counter() >= self.deadline
+        return over_budget or time.monotonic() >= self.deadline
 
 
-async def play_seat(url: str, rng: random.Random, tally: Tally, stop: Stop) -> None:
-    """One client: act whenever possible until the game ends or the run stops."""
-    async with connect(url, max_size=2**22) as ws:
-        sent_at: float | None = None
-        while not stop():
-            try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.01, stop.deadline - time.perf_counter())
-                )
-            except TimeoutError:
-                return
-            message = json.loads(raw)
-            if message["type"] == "error":
-                tally.error(message["message"])
-                sent_at = None
-            elif message.get("accepted") is not None and sent_at is not None:
-                tally.acknowledged(sent_at)
-                sent_at = None
-            if message["type"] == "error":
-                continue
-            if message["view"]["is_over"]:
-                return
-            legal = message["legal_actions"]
-            if legal and sent_at is None:
-                action = rng.choice(legal)["action"]
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "action": action}))
+async def play_seat(url: str, rng: random.Random, tally: Tally, stop: Stop) -> bool:
+    """One client: act whenever possible until the game ends (True) or the run stops."""
+    loop = asyncio.get_running_loop()
+    seat = Seat(url, rng, tally, stop, loop.create_future())
+    uri = parse_uri(url)
+    await loop.create_connection(lambda: seat, uri.host, uri.port)
+    timer = loop.call_later(max(0.0, stop.deadline - time.monotonic()), seat.finish, False)
+    try:
+        return await seat.done
+    finally:
+        timer.cancel()
+
+
+class Seat(asyncio.Protocol):
+    """A WebSocket client as plain callbacks on the sans-I/O protocol of ``websockets``: no
+    task, queue or timer per message, so that the generator costs little next to the server."""
+
+    def __init__(
+        self, url: str, rng: random.Random, tally: Tally, stop: Stop, done: asyncio.Future[bool]
+    ) -> None:
+        # No extension offered: like a browser talking to a server that declines compression.
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.rng, self.tally, self.stop, self.done = rng, tally, stop, done
+        self.transport: asyncio.Transport | None = None
+        self.sent_at: float | None = None
+        self.parts: list[bytes] = []  # a fragmented message, if the server ever sends one
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.ws.send_request(self.ws.connect())
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
+                self.parts.append(event.data)
+                if event.fin:
+                    raw, self.parts = b"".join(self.parts), []
+                    self.received(raw)
+            elif isinstance(event, Response) and event.status_code != 101:
+                self.finish(False)
+        self.flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.tally.lost += 1
+            self.done.set_result(False)
+
+    def received(self, raw: bytes) -> None:
+        kind, accepted, over, legal = glance(raw)
+        if kind == "error":
+            self.tally.error(loads(raw)["message"])
+            self.sent_at = None
+            return
+        if kind not in ("sync", "update"):
+            return  # table status and chat messages
+        if accepted and self.sent_at is not None:
+            self.tally.acknowledged(self.sent_at)
+            self.sent_at = None
+        if over or self.stop():
+            self.finish(over)
+        elif legal and self.sent_at is None:
+            action = self.rng.choice(legal)["action"]
+            self.sent_at = time.monotonic()
+            self.ws.send_text(json.dumps({"type": "act", "action": action}).encode())
+
+    def finish(self, over: bool) -> None:
+        """Close the connection; the game ended (``over``) or the run stopped."""
+        if self.done.done():
+            return
+        self.done.set_result(over)
+        if self.transport is not None and not self.transport.is_closing():
+            if self.ws.state is State.OPEN:
+                self.ws.send_close()  # say goodbye, without waiting for the answer
+                self.flush()
+            self.transport.close()
+
+    def flush(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+
+_DECODER = json.JSONDecoder()
+LEGAL_KEY = '"legal_actions":'
+
+
+def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]]]:
+    """The type of a server message, whether it acknowledges a move, whether the game is over,
+    and the legal moves: all a random player needs.
+
+    Parsing whole views would make the generator cost more than the server; so the compact JSON
+    the server sends is searched for these keys (a quoted key cannot occur inside a string,
+    where quotes are escaped), and only the legal moves are decoded. Anything unexpected is
+    parsed in full.
+    """
+    text = raw if isinstance(raw, str) else raw.decode("utf-8")
+    for kind in ("update", "sync"):
+        if text.startswith(f'{{"type":"{kind}",'):
+            at = text.find(LEGAL_KEY)
+            if at < 0:
+                break
+            legal, _ = _DECODER.raw_decode(text, at + len(LEGAL_KEY))
+            return kind, '"accepted":"' in text, '"is_over":true' in text, legal
+    message = loads(text)
+    if message.get("type") not in ("sync", "update"):
+        return str(message.get("type")), False, False, []
+    accepted = message.get("accepted") is not None
+    return message["type"], accepted, message["view"]["is_over"], message["legal_actions"]
 
 
 async def run_table(
@@ -134,11 +247,12 @@ async def run_table(
             return_exceptions=True,
         )
         for result in results:
-            if isinstance(result, (ConnectionClosed, OSError)):
+            if isinstance(result, OSError):
                 tally.lost += 1
             elif isinstance(result, BaseException):
                 raise result
-        tally.games += 1
+        if all(result is True for result in results):
+            tally.games += 1
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -152,6 +266,14 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waited_for_cpu(pid: int) -> float | None:
+    """Seconds the main thread of ``pid`` has spent ready to run, waiting for a CPU (Linux)."""
+    try:
+        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def own_cpu_seconds() -> float:
@@ -186,65 +308,150 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
-    tables = max(1, args.clients // SEATS)
-    start = time.perf_counter()
-    tally = Tally(measuring_from=start + args.warmup)
-    stop = Stop(args.warmup + args.seconds, args.moves, tally)
-    ws_base = "ws" + base[len("http") :]
-    rng = random.Random(args.seed)
-    limits = httpx.Limits(max_connections=tables)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        tasks = [
-            run_table(http, ws_base, random.Random(rng.random()), tally, stop)
-            for _ in range(tables)
-        ]
-        runner = asyncio.gather(*tasks)
-        await asyncio.sleep(args.warmup)
-        cpu0 = cpu_seconds(server_pid) if server_pid else None
-        own0, wall0 = own_cpu_seconds(), time.perf_counter()
-        await runner
-        wall = time.perf_counter() - wall0
-        server_cpu = (
-            (cpu_seconds(server_pid) - cpu0) / wall if server_pid and cpu0 is not None else None
+@dataclass
+class Plan:
+    """What one generator process does: its tables, and the shared timeline."""
+
+    base: str
+    tables: int
+    seed: int
+    start: float  # time.monotonic() at which every process starts playing
+    warmup: float
+    seconds: float
+    moves: int | None
+
+
+async def generate(plan: Plan) -> Tally:
+    """Play ``plan.tables`` tables until the deadline; the tally of this process."""
+    await asyncio.sleep(max(0.0, plan.start - time.monotonic()))
+    measuring_from = plan.start + plan.warmup
+    tally = Tally(measuring_from=measuring_from)
+    stop = Stop(measuring_from + plan.seconds, plan.moves, tally)
+    ws_base = "ws" + plan.base[len("http") :]
+    rng = random.Random(plan.seed)
+    limits = httpx.Limits(max_connections=plan.tables)
+    async with httpx.AsyncClient(base_url=plan.base, timeout=30, limits=limits) as http:
+        runner = asyncio.gather(
+            *(
+                run_table(http, ws_base, random.Random(rng.random()), tally, stop)
+                for _ in range(plan.tables)
+            )
         )
-        own_cpu = (own_cpu_seconds() - own0) / wall
-    ms = [1000 * x for x in tally.latencies]
+        await asyncio.sleep(max(0.0, measuring_from - time.monotonic()))
+        cpu0, wall0 = own_cpu_seconds(), time.monotonic()
+        await runner
+        tally.wall_seconds = time.monotonic() - wall0
+        tally.cpu_seconds = own_cpu_seconds() - cpu0
+    return tally
+
+
+def run_generator(plan: Plan) -> dict[str, Any]:
+    """One generator process (or the only one): its tally as a plain dict."""
+    try:
+        import uvloop  # a cheaper event loop leaves more of the machine to the server
+
+        runner: Callable[..., Any] = uvloop.run
+    except ImportError:  # pragma: no cover
+        runner = asyncio.run
+    return asdict(runner(generate(plan)))
+
+
+def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+    tables = max(1, args.clients // SEATS)
+    processes = max(1, min(args.processes, tables))
+    start = time.monotonic() + 1.0  # time to start the generator processes
+    rng = random.Random(args.seed)
+    plans = [
+        Plan(
+            base=base,
+            tables=tables // processes + (1 if i < tables % processes else 0),
+            seed=rng.getrandbits(32),
+            start=start,
+            warmup=args.warmup,
+            seconds=args.seconds,
+            moves=None if args.moves is None else -(-args.moves // processes),
+        )
+        for i in range(processes)
+    ]
+    # Even one generator runs in a process of its own: this one samples the server's CPU while
+    # it runs, from the end of the warm-up on.
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        pending = pool.map_async(run_generator, plans)
+        time.sleep(max(0.0, start + args.warmup - time.monotonic()))
+        cpu0 = cpu_seconds(server_pid) if server_pid else None
+        waited0 = waited_for_cpu(server_pid) if server_pid else None
+        wall0 = time.monotonic()
+        tallies = pending.get()
+        wall = time.monotonic() - wall0
+        server_cpu = cpu_seconds(server_pid) - cpu0 if server_pid and cpu0 is not None else None
+        waited1 = waited_for_cpu(server_pid) if server_pid else None
+    result = summarise(args, tallies, tables, processes, wall, server_cpu)
+    if waited0 is not None and waited1 is not None:
+        result["server_waited_for_cpu_seconds"] = round(waited1 - waited0, 2)
+    return result
+
+
+def summarise(
+    args: argparse.Namespace,
+    tallies: list[dict[str, Any]],
+    tables: int,
+    processes: int,
+    wall: float,
+    server_cpu: float | None,
+) -> dict[str, Any]:
+    ms = [1000 * x for t in tallies for x in t["latencies"]]
+    moves = sum(t["moves"] for t in tallies)
+    seconds = max(t["wall_seconds"] for t in tallies) or wall
+    own_cpu = sum(t["cpu_seconds"] for t in tallies)
     return {
         "clients": tables * SEATS,
         "tables": tables,
-        "seconds": round(wall, 2),
-        "moves": tally.moves,
-        "moves_per_second": round(tally.moves / wall, 1),
-        "games_finished": tally.games,
+        "generator_processes": processes,
+        "seconds": round(seconds, 2),
+        "moves": moves,
+        "moves_per_second": round(moves / seconds, 1),
+        "games_finished": sum(t["games"] for t in tallies),
         "latency_ms": {
             "p50": round(percentile(ms, 0.50), 2),
             "p95": round(percentile(ms, 0.95), 2),
             "p99": round(percentile(ms, 0.99), 2),
             "max": round(max(ms), 2) if ms else None,
         },
-        "errors": tally.errors,
-        "error_samples": tally.error_samples,
-        "connections_lost": tally.lost,
-        "server_cpu_cores": None if server_cpu is None else round(server_cpu, 2),
-        "load_generator_cpu_cores": round(own_cpu, 2),
+        "errors": sum(t["errors"] for t in tallies),
+        "error_samples": [s for t in tallies for s in t["error_samples"]][:5],
+        "connections_lost": sum(t["lost"] for t in tallies),
+        "server_cpu_cores": None if server_cpu is None else round(server_cpu / wall, 2),
+        "server_cpu_ms_per_move": (
+            None if server_cpu is None or not moves else round(1000 * server_cpu / moves, 3)
+        ),
+        "load_generator_cpu_cores": round(own_cpu / seconds, 2),
+        "load_generator_cpu_ms_per_move": round(1000 * own_cpu / moves, 3) if moves else None,
+        "load_average": os.getloadavg()[0],
     }
 
 
 def report(result: dict[str, Any]) -> str:
     lat = result["latency_ms"]
     cpu = result["server_cpu_cores"]
+    per_move = result["server_cpu_ms_per_move"]
     return "\n".join(
         [
             f"{result['clients']} clients on {result['tables']} tables, "
+            f"{result['generator_processes']} generator process(es), "
             f"{result['seconds']} s measured",
             f"moves/s   {result['moves_per_second']}  ({result['moves']} moves, "
             f"{result['games_finished']} games finished)",
             f"latency   p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
             f"max {lat['max']} ms",
-            f"errors    {result['errors']}  connections lost {result['connections_lost']}",
-            f"CPU       server {'-' if cpu is None else cpu} cores, "
-            f"load generator {result['load_generator_cpu_cores']} cores",
+            f"errors    {result['errors']}  connections lost {result['connections_lost']}"
+            + (f"  e.g. {result['error_samples'][0]!r}" if result["error_samples"] else ""),
+            f"CPU       server {'-' if cpu is None else cpu} cores "
+            f"({'-' if per_move is None else per_move} ms/move), "
+            f"load generator {result['load_generator_cpu_cores']} cores "
+            f"({result['load_generator_cpu_ms_per_move']} ms/move)",
+            f"machine   load average {result['load_average']:.2f} at the end "
+            f"({os.cpu_count()} CPUs, shared with whatever else runs); the server's event loop "
+            f"waited {result.get('server_waited_for_cpu_seconds', '-')} s for a CPU",
         ]
     )
 
@@ -252,8 +459,10 @@ def report(result: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--server-pid", type=int, help="the pid of the --url server, for its CPU")
     parser.add_argument("--db", help="database URL for the server started here (default: SQLite)")
     parser.add_argument("--clients", type=int, default=200, help="WebSocket clients (5 per table)")
+    parser.add_argument("--processes", type=int, default=1, help="load generator processes")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured duration")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured")
     parser.add_argument("--moves", type=int, help="stop after this many measured moves")
@@ -263,12 +472,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="intrigue-load-") as tmp:
         proc = None
         base = args.url
+        server_pid = args.server_pid
         if base is None:
             port = free_port()
             proc = start_server(args.db, port, Path(tmp))
-            base = f"http://127.0.0.1:{port}"
+            base, server_pid = f"http://127.0.0.1:{port}", proc.pid
         try:
-            result = asyncio.run(measure(args, base.rstrip("/"), proc.pid if proc else None))
+            result = measure(args, base.rstrip("/"), server_pid)
         finally:
             if proc is not None:
                 proc.terminate()

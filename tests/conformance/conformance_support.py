@@ -293,6 +293,8 @@ def check_views_are_fresh(state: State) -> None:
         kept = json.loads(json.dumps(view))
         _scribble(view)
         assert_same(state.view(seat), kept, f"view({seat}) after a caller edited one")
+        # The server's read-only view (parts kept between calls) says exactly the same.
+        assert_same(state.shared_view(seat), kept, f"shared_view({seat}) and view({seat})")
     for seat in state.to_move:
         legal = state.legal_actions(seat)
         kept_legal = list(legal)

@@ -10,6 +10,7 @@ the same for every game.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import json
 import secrets
@@ -107,12 +108,7 @@ class Game(ABC):
     # ``describe_event(event, view)`` and ``render_view(view)``; it is imported on first use, so
     # rules code never loads ``rich``. Without one, these defaults give plain text.
     def _presentation(self, name: str) -> Any:
-        package = type(self).__module__.rpartition(".")[0]
-        try:
-            module = importlib.import_module(f"{package}.render")
-        except ModuleNotFoundError:
-            return None
-        return getattr(module, name, None)
+        return _presentation_hook(type(self).__module__.rpartition(".")[0], name)
 
     def describe_action(self, action: Action, view: dict[str, Any]) -> str:
         """A short human sentence for a menu entry."""
@@ -128,6 +124,24 @@ class Game(ABC):
         """A ``rich`` renderable drawing the view for the terminal."""
         draw = self._presentation("render_view")
         return json.dumps(view, indent=1) if draw is None else draw(view)
+
+
+class SharedList(list):  # type: ignore[type-arg]
+    """A list that a game's `State.shared_view` hands, unchanged, to many views (every seat's,
+    and later positions'): it is never changed once handed out, so a server may encode it once
+    and reuse that text for as long as it is the same object."""
+
+    __slots__ = ()
+
+
+@functools.cache
+def _presentation_hook(package: str, name: str) -> Any:
+    """``package.render.name``, or None; looked up once (the server asks for every message)."""
+    try:
+        module = importlib.import_module(f"{package}.render")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, name, None)
 
 
 class State(ABC):
@@ -221,6 +235,17 @@ class State(ABC):
     # -- what a seat may know ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more (``None``: a spectator)."""
+        return self._framed(seat, self._view)
+
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """`view` for a caller that only reads it (a server encoding it for the wire): games
+        may hand out parts they keep and share with other views of this position, so it must
+        never be changed. Its content is always that of `view`."""
+        return self._framed(seat, self._shared_view)
+
+    def _framed(
+        self, seat: int | None, body: Callable[[int | None], dict[str, Any]]
+    ) -> dict[str, Any]:
         if seat is not None:
             self._check_seat(seat)
         outcome = self._outcome
@@ -232,8 +257,12 @@ class State(ABC):
             "to_move": list(self.to_move),
             "is_over": outcome is not None,
             "outcome": None if outcome is None else outcome.to_json(),
-            **self._view(seat),
+            **body(seat),
         }
+
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        """`_view`, possibly built from parts kept between calls (see `shared_view`)."""
+        return self._view(seat)
 
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from intrigue.engine import (
     Rng,
     State,
 )
+from intrigue.engine.game import SharedList
 
 from .boards import ALL_CELLS, BOARDS
 from .resolution import (
@@ -91,6 +92,45 @@ class NightRecord(NamedTuple):
             "colour": res.colours[seat],
             "effects": [name for name, who in zip(EFFECTS, res, strict=False) if who == seat],
         }
+
+
+class _NightJson:
+    """A finished night's public JSON, and each seat's private JSON once asked for."""
+
+    __slots__ = ("privates", "public", "record")
+
+    def __init__(self, record: NightRecord) -> None:
+        self.record = record
+        self.public = record.public()
+        self.privates: list[dict[str, Any] | None] = [None] * len(record.active)
+
+    def private(self, seat: int) -> dict[str, Any]:
+        found = self.privates[seat]
+        if found is None:
+            found = self.privates[seat] = self.record.private(seat)
+        return found
+
+
+class _NightsJson:
+    """The JSON of a list of finished nights: the public list, and each seat's results."""
+
+    __slots__ = ("_results", "entries", "public")
+
+    def __init__(self, entries: tuple[_NightJson, ...]) -> None:
+        self.entries = entries
+        self.public = SharedList(entry.public for entry in entries)
+        self._results: dict[int, list[dict[str, Any]]] = {}
+
+    def results(self, seat: int) -> list[dict[str, Any]]:
+        """What ``seat`` learnt in each night it took part in."""
+        found = self._results.get(seat)
+        if found is None:
+            found = [e.private(seat) for e in self.entries if e.record.active[seat]]
+            self._results[seat] = found
+        return found
+
+
+_NO_NIGHTS = _NightsJson(())
 
 
 def _check_roles(value: list[str]) -> None:
@@ -179,6 +219,11 @@ class MurderState(State):
         self.occupant: dict[str, int] = {}
         self.starter = NOBODY
         self.nights: list[NightRecord] = []
+        # For shared views: the JSON of finished nights, built once and kept by clones (see
+        # `_night_views`), so that a view's cost stays flat as the game goes on.
+        self._night_json = _NO_NIGHTS
+        # For shared views: (history length, log length) and what every seat sees alike there.
+        self._public_memo: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- set-up -----------------------------------------------------------------------------
     def _start(self) -> None:
@@ -214,6 +259,7 @@ class MurderState(State):
         new.cells = self.cells.copy()
         new.occupant = self.occupant.copy()
         new.nights = self.nights.copy()
+        new._public_memo = None  # a clone may be changed by other means than `apply`
 
     # -- whose turn -------------------------------------------------------------------------
     @property
@@ -495,6 +541,31 @@ class MurderState(State):
 
     # -- what a seat may know ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
+        return self._seat_view(seat, shared=False)
+
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        # A server sends a view to every seat after every move: what every seat sees alike is
+        # built once per position, and finished nights once per game (see `shared_view`).
+        return self._seat_view(seat, shared=True)
+
+    def _seat_view(self, seat: int | None, shared: bool) -> dict[str, Any]:
+        """The view of ``seat``; ``shared``: from parts kept between calls (same content)."""
+        if shared:
+            key = (len(self._history), len(self._log))
+            memo = self._public_memo
+            if memo is None or memo[0] != key:
+                memo = self._public_memo = (key, self._public_view(shared=True))
+            view = memo[1].copy()
+        else:
+            view = self._public_view(shared=False)
+        if view["phase"] == DRAFT_PHASE:
+            view["draft"] = self._draft_view(seat)  # the drawer sees the pile
+        if seat is not None:
+            view["you"] = self._private_view(seat, shared)
+        return view
+
+    def _public_view(self, shared: bool) -> dict[str, Any]:
+        """What every seat's view holds alike (the draft and "you" are filled in per seat)."""
         phase = self.phase
         placing = phase == PLACEMENT_PHASE
         table = [
@@ -518,10 +589,10 @@ class MurderState(State):
             "max_turns": self.options["max_turns"],
             "seating": list(self.seating),
             "table": table,
-            "draft": self._draft_view(seat) if phase == DRAFT_PHASE else None,
+            "draft": None,
             "placement": self._placement_view() if placing else None,
-            "nights": [record.public() for record in self.nights],
-            "you": None if seat is None else self._private_view(seat),
+            "nights": (self._night_views().public if shared else [r.public() for r in self.nights]),
+            "you": None,
             "roles": [ROLE_NAMES[r] for r in self.roles] if phase == OVER else None,
         }
 
@@ -544,15 +615,34 @@ class MurderState(State):
             "joker": None if self.joker == NOBODY else self.joker,
         }
 
-    def _private_view(self, seat: int) -> dict[str, Any]:
+    def _private_view(self, seat: int, shared: bool) -> dict[str, Any]:
         seen = self.seen[seat]
         return {
             "role": ROLE_NAMES[self.roles[seat]],
             "target": None if self.targets[seat] == NOBODY else self.targets[seat],
             "card": self.cards[seat],
             "pile_seen": None if seen is None else list(seen),
-            "results": [r.private(seat) for r in self.nights if r.active[seat]],
+            "results": (
+                self._night_views().results(seat)
+                if shared
+                else [r.private(seat) for r in self.nights if r.active[seat]]
+            ),
         }
+
+    def _night_views(self) -> _NightsJson:
+        """The JSON of every finished night for shared views, reusing what this state (or the
+        state it was cloned from) built: entries are kept while their record is the same object.
+        """
+        known, nights = self._night_json, self.nights
+        entries = known.entries
+        if len(entries) == len(nights) and (not entries or entries[-1].record is nights[-1]):
+            return known
+        kept = 0
+        while kept < min(len(entries), len(nights)) and entries[kept].record is nights[kept]:
+            kept += 1
+        known = _NightsJson(entries[:kept] + tuple(_NightJson(r) for r in nights[kept:]))
+        self._night_json = known
+        return known
 
     # -- sampling what a seat cannot see ----------------------------------------------------
     def determinize(self, seat: int, rng: Rng) -> MurderState:

@@ -1,0 +1,167 @@
+"""Group commit (`intrigue.server.writer`): many moves per transaction, none heard of before its
+row is committed, and a refused row refuses only its own move."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from intrigue.server.db import OVER, PLAYING, ActionWrite, Store, TableRecord, now
+from intrigue.server.writer import ActionWriter
+
+
+def make_store(tmp_path: Path, tables: int) -> Store:
+    store = Store(f"sqlite:///{tmp_path / 'writer.sqlite3'}")
+    store.migrate()
+    for i in range(tables):
+        store.create_table(
+            TableRecord(
+                id=f"t{i}", game="masquerade-murder", players=5, seed=i, options={},
+                status=PLAYING, created=now(),
+            )
+        )  # fmt: skip
+    return store
+
+
+class GatedStore(Store):
+    """Holds its first transaction until `gate` opens, so later moves queue up behind it."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.transactions: list[list[ActionWrite]] = []
+
+    def append_actions(self, writes):  # type: ignore[no-untyped-def]
+        self.transactions.append(list(writes))
+        self.entered.set()
+        assert self.gate.wait(10)
+        super().append_actions(writes)
+
+
+def gated(tmp_path: Path, tables: int) -> GatedStore:
+    make_store(tmp_path, tables).close()
+    return GatedStore(f"sqlite:///{tmp_path / 'writer.sqlite3'}")
+
+
+def stored(url: str, table_id: str) -> list[tuple[int, str]]:
+    reader = Store(url)  # a connection of its own: sees only what is committed
+    try:
+        record = reader.load(table_id)
+        assert record is not None
+        return record.actions
+    finally:
+        reader.close()
+
+
+async def wait_for(event: threading.Event) -> None:
+    assert await asyncio.to_thread(event.wait, 10)
+
+
+def test_moves_waiting_together_are_committed_in_one_transaction(tmp_path):
+    store = gated(tmp_path, tables=6)
+    writer = ActionWriter(store)
+
+    async def run() -> None:
+        first = asyncio.create_task(writer.append(ActionWrite("t0", 0, 0, "draw ace", False)))
+        await wait_for(store.entered)  # the first transaction is under way...
+        rest = [
+            asyncio.create_task(writer.append(ActionWrite(f"t{i}", 0, i % 5, "draw two", i == 5)))
+            for i in range(1, 6)
+        ]
+        await asyncio.sleep(0.05)
+        # ...and nobody has heard of any move yet: none is committed.
+        assert not first.done() and not any(task.done() for task in rest)
+        store.gate.set()
+        await asyncio.gather(first, *rest)
+
+    asyncio.run(run())
+    writer.close()
+    # The five moves that queued up while the first was being stored went in together.
+    assert [len(t) for t in store.transactions] == [1, 5]
+    assert (writer.batches, writer.writes) == (2, 6)
+    for i in range(6):
+        assert stored(store.url, f"t{i}") == [(i % 5, "draw ace" if i == 0 else "draw two")]
+    record = store.load("t5")
+    assert record is not None and record.status == OVER  # the move that ended the game
+    assert store.load("t4").status == PLAYING  # type: ignore[union-attr]
+    store.close()
+
+
+def test_a_move_returns_only_once_its_row_is_committed(tmp_path):
+    store = make_store(tmp_path, tables=1)
+    writer = ActionWriter(store)
+
+    async def run() -> None:
+        for ordinal in range(5):
+            await writer.append(ActionWrite("t0", ordinal, ordinal, f"move {ordinal}", False))
+            # Another connection already reads it: it is committed, not merely queued.
+            assert len(stored(store.url, "t0")) == ordinal + 1
+
+    asyncio.run(run())
+    writer.close()
+    store.close()
+
+
+def test_a_taken_ordinal_refuses_only_that_move_of_the_batch(tmp_path):
+    store = gated(tmp_path, tables=3)
+    store.gate.set()
+    store.append_actions([ActionWrite("t1", 0, 0, "stored elsewhere", False)])
+    store.gate.clear()
+    store.entered.clear()
+    writer = ActionWriter(store)
+
+    async def run() -> list[BaseException | None]:
+        first = asyncio.create_task(writer.append(ActionWrite("t0", 0, 0, "a", False)))
+        await wait_for(store.entered)
+        # Queued together: t1's ordinal 0 is already stored (say by another server process).
+        batch = [
+            writer.append(ActionWrite("t2", 0, 0, "b", False)),
+            writer.append(ActionWrite("t1", 0, 3, "c", False)),
+            writer.append(ActionWrite("t0", 1, 1, "d", False)),
+        ]
+        tasks = [asyncio.create_task(coro) for coro in batch]
+        await asyncio.sleep(0.05)
+        store.gate.set()
+        await first
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    outcomes = asyncio.run(run())
+    writer.close()
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], IntegrityError)
+    assert stored(store.url, "t0") == [(0, "a"), (1, "d")]
+    assert stored(store.url, "t1") == [(0, "stored elsewhere")]  # nothing overwritten
+    assert stored(store.url, "t2") == [(0, "b")]
+    store.close()
+
+
+class DownStore(Store):
+    """A database that cannot be reached."""
+
+    def append_actions(self, writes):  # type: ignore[no-untyped-def]
+        raise OperationalError("INSERT", {}, Exception("connection refused"))
+
+
+def test_an_unreachable_database_refuses_every_move_and_the_writer_goes_on(tmp_path):
+    make_store(tmp_path, tables=2).close()
+    url = f"sqlite:///{tmp_path / 'writer.sqlite3'}"
+    down = ActionWriter(DownStore(url))
+
+    async def run() -> None:
+        for table in ("t0", "t1"):
+            with pytest.raises(OperationalError):
+                await down.append(ActionWrite(table, 0, 0, "a", False))
+
+    asyncio.run(run())
+    down.close()
+    assert stored(url, "t0") == [] and stored(url, "t1") == []
+    # Back up: a writer on a working store stores what it is given.
+    writer = ActionWriter(Store(url))
+    asyncio.run(writer.append(ActionWrite("t0", 0, 0, "a", False)))
+    writer.close()
+    assert stored(url, "t0") == [(0, "a")]
