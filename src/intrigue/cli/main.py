@@ -102,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="pause before each bot move (default: $INTRIGUE_BOT_DELAY, else 0.8)",
     )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="scale-out: Redis linking several server processes on one database "
+        "(default: $INTRIGUE_REDIS_URL, else none: one process); see docs/deploy.md",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (more than 1 needs --redis)",
+    )
     return parser
 
 
@@ -229,7 +241,12 @@ def cmd_arena(console: Console, args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     # Imported here: the server's dependencies are an extra, and slow to import.
     try:
-        from intrigue.server.config import Settings, choose_bot_delay, choose_database_url
+        from intrigue.server.config import (
+            Settings,
+            choose_bot_delay,
+            choose_database_url,
+            choose_redis,
+        )
         from intrigue.server.run import serve
     except ImportError as exc:
         raise UsageError(
@@ -241,8 +258,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_delay = choose_bot_delay(args.bot_delay)
     except ValueError as exc:
         raise UsageError(f"INTRIGUE_BOT_DELAY: {exc}") from None
-    settings = Settings(database_url=choose_database_url(args.db), bot_delay=bot_delay)
-    return serve(settings, args.host, args.port)
+    redis_url, redis_prefix = choose_redis(args.redis)
+    if args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: at least 1")
+    if args.workers > 1 and not redis_url:
+        raise UsageError("--workers above 1 needs --redis (the processes must wake each other)")
+    settings = Settings(
+        database_url=choose_database_url(args.db),
+        bot_delay=bot_delay,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+    )
+    return serve(settings, args.host, args.port, args.workers)
 
 
 def cmd_replay(console: Console, args: argparse.Namespace) -> int:

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import logging
+import os
+from urllib.parse import urlsplit, urlunsplit
 
 import uvicorn
+from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from .app import create_app
-from .config import Settings
+from .config import (
+    BOT_DELAY_ENV,
+    DATABASE_ENV,
+    REDIS_ENV,
+    REDIS_PREFIX_ENV,
+    Settings,
+    choose_bot_delay,
+    choose_database_url,
+    choose_redis,
+)
+from .tuning import tune_process
 
 
 def uvicorn_config(
@@ -21,6 +34,7 @@ def uvicorn_config(
         port=port,
         ws="websockets-sansio",
         ws_max_size=settings.max_frame_bytes,
+        ws_per_message_deflate=settings.ws_compression,
         lifespan="on",
         # Access logs would print seat tokens (they are in the WebSocket URL).
         access_log=False,
@@ -28,12 +42,64 @@ def uvicorn_config(
     )
 
 
-def serve(settings: Settings, host: str, port: int) -> int:
+def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
     """Serve until interrupted; prints the address first."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
-    print(f"intrigue: serving on http://{shown_host}:{port}/  (database {shown})", flush=True)
+    bus = f", redis {_hide_password(settings.redis_url)}" if settings.redis_url else ""
+    print(f"intrigue: serving on http://{shown_host}:{port}/  (database {shown}{bus})", flush=True)
+    if workers > 1:
+        return serve_workers(settings, host, port, workers)
     server = uvicorn.Server(uvicorn_config(settings, host, port))
+    tune_process()  # the application is built: freeze it for the garbage collector
     server.run()
     return 0 if server.started else 1
+
+
+def serve_workers(settings: Settings, host: str, port: int, workers: int) -> int:
+    """Several uvicorn worker processes on one port, linked by the Redis bus (docs/deploy.md).
+
+    Each worker builds its app with `worker_app` from the environment, which is set here.
+    """
+    os.environ[DATABASE_ENV] = settings.database_url
+    os.environ[BOT_DELAY_ENV] = str(settings.bot_delay)
+    os.environ[REDIS_ENV] = settings.redis_url or ""
+    os.environ[REDIS_PREFIX_ENV] = settings.redis_prefix
+    uvicorn.run(
+        "intrigue.server.run:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        ws="websockets-sansio",
+        ws_max_size=settings.max_frame_bytes,
+        ws_per_message_deflate=settings.ws_compression,
+        lifespan="on",
+        access_log=False,  # access logs would print seat tokens
+    )
+    return 0
+
+
+def worker_app() -> FastAPI:
+    """The app of one ``--workers`` process, with the settings its parent put in the environment."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    redis_url, redis_prefix = choose_redis(None)
+    app = create_app(
+        Settings(
+            database_url=choose_database_url(None),
+            bot_delay=choose_bot_delay(None),
+            redis_url=redis_url,
+            redis_prefix=redis_prefix,
+        )
+    )
+    tune_process()  # the application is built: freeze it for the garbage collector
+    return app
+
+
+def _hide_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

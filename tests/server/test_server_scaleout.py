@@ -1,0 +1,300 @@
+"""Scale-out: two ``intrigue serve --redis`` processes on one PostgreSQL and one Redis.
+
+Players of one table connected to different processes play together; two processes racing for
+the same move let exactly one in (the database's (table, ordinal) key decides); a process killed
+mid-game leaves its players free to reconnect to the other and finish, its bots taken over.
+
+Skipped, with the reason, when PostgreSQL (``INTRIGUE_TEST_POSTGRES`` or
+postgresql+psycopg://127.0.0.1:5432/test) or Redis (``INTRIGUE_TEST_REDIS`` or
+redis://127.0.0.1:6379/0) is unreachable. Each run uses a schema and a Redis channel prefix of
+its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Iterator
+
+import pytest
+from server_driver import (
+    TIMEOUT,
+    Player,
+    ProcessServer,
+    ThreadServer,
+    create_table,
+    first_action,
+    is_over,
+)
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+import intrigue
+from intrigue.engine import Record
+from intrigue.server.config import Settings, normalise_database_url
+from intrigue.server.db import Store
+
+redis = pytest.importorskip("redis", reason="the redis package is missing")
+
+DEFAULT_PG = "postgresql+psycopg://127.0.0.1:5432/test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+FIVE_HUMANS = ["human"] * 5
+SHORT = {"max_turns": 2}  # a whole Masquerade Murder game in a few dozen moves
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A URL whose connections use a fresh schema, dropped at the end."""
+    url = normalise_database_url(os.environ.get("INTRIGUE_TEST_POSTGRES") or DEFAULT_PG)
+    admin = create_engine(url, connect_args={"connect_timeout": 3})
+    try:
+        with admin.connect():
+            pass
+    except Exception as exc:
+        admin.dispose()
+        shown = make_url(url).render_as_string(hide_password=True)
+        pytest.skip(f"no PostgreSQL reachable at {shown} ({type(exc).__name__})")
+    schema = f"intrigue_scaleout_{secrets.token_hex(4)}"
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    scoped = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield scoped.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    url = os.environ.get("INTRIGUE_TEST_REDIS") or DEFAULT_REDIS
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except Exception as exc:
+        pytest.skip(f"no Redis reachable at {url} ({type(exc).__name__})")
+    finally:
+        client.close()
+    return url
+
+
+@pytest.fixture(scope="module")
+def bus_options(redis_url: str) -> tuple[list[str], dict[str, str]]:
+    """``intrigue serve`` options and environment: the Redis, with this run's channel prefix."""
+    prefix = f"intrigue-test-{secrets.token_hex(4)}"
+    return ["--redis", redis_url], {"INTRIGUE_REDIS_PREFIX": prefix}
+
+
+@pytest.fixture(scope="module")
+def pair(
+    pg_url: str, bus_options: tuple[list[str], dict[str, str]], tmp_path_factory
+) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two server processes sharing the database and the bus."""
+    logs = tmp_path_factory.mktemp("scaleout")
+    args, env = bus_options
+    first = ProcessServer(pg_url, logs / "a.log", args, env).start()
+    second = ProcessServer(pg_url, logs / "b.log", args, env)
+    try:
+        second.start()
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def poll(player: Player, timeout: float = 0.05) -> bool:
+    """Read one message if one comes within ``timeout``."""
+    try:
+        raw = player.ws.recv(timeout=timeout)
+    except TimeoutError:
+        return False
+    message = json.loads(raw)
+    player.received.append(message)
+    if message["type"] in ("sync", "update"):
+        player.latest = message
+    return True
+
+
+def drain(player: Player) -> None:
+    while poll(player, 0.01):
+        pass
+
+
+def link_index(table: dict, seat: int) -> int:
+    return next(i for i, link in enumerate(table["links"]) if link["seat"] == seat)
+
+
+def seat_player(server: ProcessServer | ThreadServer, table: dict, seat: int) -> Player:
+    player = Player(server.ws_url, table["id"], table["links"][link_index(table, seat)]["token"])
+    player.sync()
+    return player
+
+
+def play_together(players: list[Player], until_step: int | None = None) -> list[str]:
+    """Every seat plays its first legal move whenever it has one, until the game is over (or
+    ``until_step`` moves are played); the moves accepted, in order. Each seat only learns of
+    the others' moves through its own connection, so a seat of one process gets its turn only
+    if the other process's moves reach it."""
+    accepted = []
+    deadline = time.monotonic() + 2 * TIMEOUT
+    while True:
+        for player in players:
+            drain(player)
+        latest = [p.latest for p in players]
+        if all(m is not None and is_over(m) for m in latest):
+            return accepted
+        if until_step is not None and max(m["view"]["step"] for m in latest if m) >= until_step:
+            return accepted
+        mover = next((p for p in players if p.latest and p.latest["legal_actions"]), None)
+        if mover is None:
+            assert time.monotonic() < deadline, "the game stopped moving"
+            poll(players[0], 0.1)
+            continue
+        assert mover.latest is not None
+        answer = mover.act(first_action(mover.latest))
+        assert answer["type"] != "error", answer
+        accepted.append(answer["accepted"])
+
+
+def stored_game(pg_url: str, table_id: str) -> intrigue.engine.State:
+    """The table as stored, replayed by the engine (raises if the history is not a game)."""
+    store = Store(pg_url)
+    try:
+        record = store.load(table_id)
+    finally:
+        store.close()
+    assert record is not None
+    return intrigue.replay(
+        Record(record.game, record.players, record.seed, record.options, record.actions)
+    )
+
+
+# -- tests ----------------------------------------------------------------------------------------
+def test_seats_on_two_processes_play_a_whole_game_together(pair, pg_url):
+    a, b = pair
+    table = create_table(a.url, seats=["human", "human", "easy", "human", "human"], options=SHORT)
+    # Seats 0 and 1 play through process A; seats 3 and 4 through process B; the bot on A.
+    players = [seat_player(a, table, 0), seat_player(a, table, 1)]
+    players += [seat_player(b, table, 3), seat_player(b, table, 4)]
+    spectator = Player(b.ws_url, table["id"])
+    spectator.sync()
+
+    # Table talk crosses processes too: a line said on A reaches a seat on B, and a whisper
+    # from B reaches its recipient on A.
+    players[0].send({"type": "say", "text": "hello from A"})
+    players[2].send({"type": "whisper", "to": 1, "text": "psst from B"})
+
+    def heard(player: Player, text: str) -> bool:
+        return any(
+            m["type"] == "chat" and any(line["text"] == text for line in m["lines"])
+            for m in player.received
+        )
+
+    play_together(players)
+    for player, said in ((players[2], "hello from A"), (players[1], "psst from B")):
+        deadline = time.monotonic() + TIMEOUT
+        while not heard(player, said):
+            assert time.monotonic() < deadline, f"{said!r} never arrived"
+            poll(player, 0.1)
+
+    final = stored_game(pg_url, table["id"])
+    assert final.is_over
+    for player in players:
+        assert player.latest is not None and is_over(player.latest)
+        assert player.latest["view"]["step"] == len(final.history)
+    # Each process's seats saw the moves made on the other one, as they were made.
+    while not (spectator.latest and is_over(spectator.latest)):
+        spectator.recv()
+    assert spectator.latest["view"] == final.view(None)
+    assert sum(m["type"] == "update" for m in spectator.received) >= 2
+    for player in players:
+        player.close()
+    spectator.close()
+
+
+def test_two_processes_racing_for_one_move_let_exactly_one_in(pair, pg_url):
+    a, b = pair
+    for round_ in range(12):
+        table = create_table(a.url, seats=FIVE_HUMANS)
+        # Two connections of seat 0, one per process, send different moves at once.
+        here, there = seat_player(a, table, 0), seat_player(b, table, 0)
+        first, second = (here, there) if round_ % 2 else (there, here)
+        first.send({"type": "act", "action": "target 1"})
+        second.send({"type": "act", "action": "target 2"})
+        answers = []
+        for player in (first, second):
+            while True:
+                message = player.recv()
+                if message["type"] == "error" or message.get("accepted"):
+                    answers.append(message)
+                    break
+        won = [m["accepted"] for m in answers if m["type"] != "error"]
+        refused = [m["message"] for m in answers if m["type"] == "error"]
+        assert len(won) == 1, answers
+        assert len(refused) == 1 and "not your turn" in refused[0], refused
+        stored = stored_game(pg_url, table["id"])
+        assert [str(action) for _seat, action in stored.history] == won
+        here.close()
+        there.close()
+
+
+def test_a_process_behind_the_database_catches_up_and_retries(pair, pg_url):
+    """A third process that hears no bus: its view is stale, so its inserts lose the race for
+    the ordinal, and it must catch up from the database before it answers."""
+    a, _b = pair
+    deaf = ThreadServer(Settings(database_url=pg_url, bot_delay=0)).start()
+    try:
+        table = create_table(a.url, seats=FIVE_HUMANS)
+        seat1_deaf = seat_player(deaf, table, 1)
+        seat0_deaf = seat_player(deaf, table, 0)
+        seat1 = seat_player(a, table, 1)
+        assert seat1.act("target 0")["accepted"] == "target 0"  # stored as move 0 via A
+        # The deaf process still thinks nobody moved; seat 1 plays again there: refused,
+        # after its insert of move 0 lost to A's.
+        refused = seat1_deaf.act("target 3")
+        assert refused["type"] == "error", refused
+        assert "moved on" in refused["message"] and "not your turn" in refused["message"]
+        # It caught up on the way: seat 0's move there is checked on the new state and
+        # stored as move 1.
+        assert seat0_deaf.act("target 4")["accepted"] == "target 4"
+        assert seat0_deaf.latest is not None and seat0_deaf.latest["view"]["step"] == 2
+        stored = stored_game(pg_url, table["id"])
+        assert [(s, str(x)) for s, x in stored.history] == [(1, "target 0"), (0, "target 4")]
+        for player in (seat1_deaf, seat0_deaf, seat1):
+            player.close()
+    finally:
+        deaf.stop()
+
+
+def test_players_of_a_killed_process_finish_on_the_other(pair, pg_url, bus_options, tmp_path):
+    _a, b = pair
+    args, env = bus_options
+    doomed = ProcessServer(pg_url, tmp_path / "doomed.log", args, env).start()
+    try:
+        # Created on the doomed process, which therefore plays the bot (seat 2).
+        table = create_table(
+            doomed.url, seats=["human", "human", "easy", "human", "human"], options=SHORT
+        )
+        on_doomed = [seat_player(doomed, table, 0), seat_player(doomed, table, 1)]
+        on_b = [seat_player(b, table, 3), seat_player(b, table, 4)]
+        play_together(on_doomed + on_b, until_step=7)
+        doomed.kill()
+        for player in on_doomed:
+            player.close()
+        # Back through process B with the same seat links; B takes the bot over too.
+        back = [seat_player(b, table, 0), seat_player(b, table, 1)]
+        step = back[0].latest["view"]["step"]  # type: ignore[index]
+        assert step >= 7
+        play_together(back + on_b)
+        final = stored_game(pg_url, table["id"])
+        assert final.is_over
+        for player in back + on_b:
+            assert player.latest is not None and is_over(player.latest)
+            assert player.latest["view"]["step"] == len(final.history)
+            player.close()
+    finally:
+        doomed.stop()
