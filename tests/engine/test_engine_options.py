@@ -136,3 +136,9 @@ def test_max_turns_is_a_positive_optional_int() -> None:
     assert MAX_TURNS.coerce("3") == 3
     with pytest.raises(InvalidOption):
         MAX_TURNS.coerce(0)
+
+
+def test_resolve_reads_none_as_the_default() -> None:
+    """A JSON null (the server's POST /api/tables) gives the default, never None itself."""
+    resolved = resolve_options((MODE, COUNT, NAMES), {"mode": None, "count": None, "names": None})
+    assert resolved == {"mode": "fast", "count": 3, "names": None}

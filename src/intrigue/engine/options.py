@@ -94,13 +94,16 @@ MAX_TURNS = Option(
 
 
 def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Fill defaults, reject unknown names and coerce every value."""
+    """Fill defaults, reject unknown names and coerce every value.
+
+    A value of None means unset: the default (a JSON ``null`` must not reach the rules).
+    """
     by_name = {opt.name: opt for opt in declared}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
         raise InvalidOption(f"unknown option(s) {', '.join(unknown)}; known options: {known}")
     return {
-        name: opt.coerce(given[name]) if name in given else opt.default
+        name: opt.default if given.get(name) is None else opt.coerce(given[name])
         for name, opt in by_name.items()
     }

@@ -145,6 +145,13 @@ def _check_deck(value: list[str]) -> None:
         raise InvalidOption(f"option deck: capitals start in the discard pile ({capitals[0]})")
 
 
+def _check_reshuffles(value: list[str]) -> None:
+    for order in value:
+        unknown = [k for k in order.split(".") if k and k not in INDEX]
+        if unknown:
+            raise InvalidOption(f"option reshuffles: {unknown[0][:40]!r} is no province key")
+
+
 OPTIONS = (
     MAX_TURNS,
     Option(
@@ -193,6 +200,7 @@ OPTIONS = (
         None,
         "Fix the order of each reshuffled deck, in reshuffle order: each item is the new deck "
         "top first, province keys joined by '.' (then random). Used by determinize.",
+        check=_check_reshuffles,
     ),
     Option(
         "honour_ties",
