@@ -80,10 +80,18 @@ class ThreadServer:
 class ProcessServer:
     """``intrigue serve`` in a child process (so a test can kill it outright)."""
 
-    def __init__(self, db_url: str, log: Path) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log: Path,
+        args: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.db_url = db_url
         self.log = log
+        self.args = list(args or [])  # more ``intrigue serve`` options (``--redis URL``...)
+        self.env = dict(env or {})  # more environment variables
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -95,8 +103,8 @@ class ProcessServer:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ProcessServer:
-        env = {**os.environ, "INTRIGUE_BOT_DELAY": "0", "PYTHONPATH": str(SRC)}
-        args = ["serve", "--port", str(self.port), "--db", self.db_url]
+        env = {**os.environ, "INTRIGUE_BOT_DELAY": "0", "PYTHONPATH": str(SRC), **self.env}
+        args = ["serve", "--port", str(self.port), "--db", self.db_url, *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "intrigue.cli.main", *args], stdout=out, stderr=out, env=env

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 import intrigue
 from intrigue.engine import InvalidOption, UnknownGame
@@ -23,8 +25,10 @@ from .chat import CHAT_TYPES
 from .clock import CLOCK_TYPES, clock_settings
 from .config import Settings
 from .db import Store
+from .leave import LEAVE, leave_seat, still_seated
 from .live import Client, Hub, LiveTable
-from .protocol import ClientError, read_act, read_message
+from .openapi import document_errors
+from .protocol import ClientError, encode, read_act, read_message
 from .rematch import REMATCH
 from .replays import add_replay_routes
 from .together import add_together
@@ -33,6 +37,11 @@ STATIC = Path(__file__).with_name("static")
 # WebSocket close codes (4000-4999 are for applications).
 CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
 CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
+CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
+# The database cannot be reached or refused to wait (locked): the request changed nothing.
+DB_UNAVAILABLE = (OperationalError, InterfaceError)
+DB_DOWN = "the database is unavailable right now, so nothing was saved; retry in a moment"
+log = logging.getLogger("intrigue.server")
 
 
 class CreateTable(BaseModel):
@@ -65,12 +74,21 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _bad_request)  # type: ignore[arg-type]
+    for unavailable in DB_UNAVAILABLE:
+        app.add_exception_handler(unavailable, _database_unavailable)  # type: ignore[arg-type]
     _add_pages(app)
     add_replay_routes(app, hub, STATIC / "replay.html")
     _add_api(app, hub)
     add_together(app, hub, STATIC)  # table screen, "your tables", rematches
     _add_websocket(app, hub, settings)
+    document_errors(app)  # /openapi.json tells the 400/404/409/503 answers, not FastAPI's 422
     return app
+
+
+async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    """503 with a sentence, not a bare 500, while the database is out of reach."""
+    log.warning("a request failed: the database is unavailable (%s)", type(exc).__name__)
+    return JSONResponse({"detail": DB_DOWN}, status_code=503)
 
 
 async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -141,7 +159,11 @@ def _add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
-        table = await hub.get(table_id)
+        try:
+            table = await hub.get(table_id)
+        except DB_UNAVAILABLE:
+            await _refuse(websocket, DB_DOWN, CLOSE_TRY_LATER)
+            return
         if table is None:
             await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
             return
@@ -163,7 +185,7 @@ async def _serve_client(
     """Sync the client, then read its messages until it leaves."""
 
     async def send(message: dict[str, Any]) -> None:
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(encode(message))
 
     client = Client(send, seat, settings)
 
@@ -171,6 +193,8 @@ async def _serve_client(
         await client.pump()
         if client.dropped:
             await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
+        elif client.revoked:  # its seat was given up: the link opens nothing any more
+            await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
 
     pump = asyncio.create_task(deliver())
     table.join(client)
@@ -191,8 +215,10 @@ async def _read_loop(
 ) -> None:
     while not client.closed:
         message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
+        if message["type"] == "websocket.disconnect" or client.closed:
+            return  # (closed: the server let the connection go while it was waiting)
+        if not still_seated(table, client):
+            return  # its seat was given up (on another process): the link is closed
         if not client.limiter.allow():
             client.error("too many messages; slow down")
             continue
@@ -210,8 +236,15 @@ async def _read_loop(
             if data.get("type") == REMATCH:
                 await websocket.app.state.rematches.request(table, client)
                 continue
+            if data.get("type") == LEAVE:
+                await leave_seat(table, client)
+                continue
             action = read_act(data, client.seat)
         except ClientError as exc:
             client.error(str(exc))
+            continue
+        except DB_UNAVAILABLE:  # a vote, reclaim, rematch... that could not be stored
+            log.warning("table %s: a request failed: the database is unavailable", table.id)
+            client.error(DB_DOWN)
             continue
         await table.act(client, action)

@@ -148,6 +148,8 @@ class TableChat:
             for other in list(table.clients):
                 if may_read(line, other.seat, over, self.reveal):
                     other.send(payload)
+            if table.bus is not None:  # the connections of the other processes
+                table.bus.said(table, line)
 
     def replay_lines(self) -> list[dict[str, Any]]:
         """The lines a replay of the finished game shows: the public chat, and the whispers

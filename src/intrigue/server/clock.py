@@ -251,11 +251,18 @@ class TableClock:
             "votes": [{"seat": s, "by": sorted(v)} for s, v in sorted(self.votes.items()) if v],
         }
 
-    def annotate(self, message: dict[str, Any], state: State, seat: int | None, since: int) -> None:
+    def annotate(
+        self,
+        message: dict[str, Any],
+        state: State,
+        seat: int | None,
+        since: int,
+        status: dict[str, Any] | None = None,
+    ) -> None:
         """Add the table status and the notes of this sync/update (each placed by ``at``, the
         number of the message's events that come before it); a seat played by a stand-in has
-        no moves to offer."""
-        message["table"] = self.status()
+        no moves to offer. ``status``: `status()` computed once for a whole broadcast."""
+        message["table"] = self.status() if status is None else status
         count = len(message["events"])
         message["notes"] = [
             {
@@ -276,6 +283,8 @@ class TableClock:
         message = {"type": "table", "table": self.status(), "notes": [{"text": text}]}
         for client in list(self.table.clients):
             client.send(message)
+        if self.table.bus is not None:  # and every connection of the other processes
+            self.table.bus.told(self.table, text)
 
     # -- hooks called by the live table ---------------------------------------------------
     def committed(
@@ -354,6 +363,12 @@ class TableClock:
         self.table.bots[seat] = make_bot(level)
         self.table.bot_rngs[seat] = Rng(secrets.randbits(63))
 
+    def seat_standin(self, seat: int) -> None:
+        """Put the clock bot's level on ``seat`` for good: its player gave it up (leave.py,
+        which stores it first)."""
+        self._seat_bot(seat, self.level)
+        self.votes.pop(seat, None)
+
     async def replace(self, seat: int, why: str) -> None:
         """Put a stand-in bot on ``seat`` (stored first) and tell everyone."""
         table = self.table
@@ -400,9 +415,14 @@ class TableClock:
             raise ClientError(f"a bot already stands in for seat {target}")
         if target not in self.away:
             raise ClientError(f"seat {target} is connected; only an absent player can be replaced")
-        electorate = {c.seat for c in self.table.clients if c.seat in self.humans} - {target}
+        connected = {c.seat for c in self.table.clients}
+        if self.table.bus is not None:  # seats connected to the other processes vote too
+            connected |= self.table.bus.seats_elsewhere(self.table.id)
+        electorate = {s for s in connected if s in self.humans} - {target}
         votes = self.votes.setdefault(target, set())
         votes.add(voter)
+        if self.table.bus is not None:
+            self.table.bus.voted(self.table, target, voter)
         needed = len(electorate) // 2 + 1
         if len(votes & electorate) >= needed:
             await self.replace(target, "vote")
@@ -472,6 +492,8 @@ class ClockWatcher:
         """Check every live table once (tests call this directly after advancing time)."""
         async with self._checking:
             for table in list(self.hub.tables.values()):
+                if table.bus is not None and not table.bus.in_charge(table):
+                    continue  # another process holds this table's lease and runs its clock
                 try:
                     await table.clock.check()
                 except Exception:

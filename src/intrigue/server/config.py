@@ -12,6 +12,10 @@ DEFAULT_DATABASE_URL = "sqlite:///intrigue.sqlite3"
 DATABASE_ENV = "INTRIGUE_DATABASE_URL"
 BOT_DELAY_ENV = "INTRIGUE_BOT_DELAY"
 DEFAULT_BOT_DELAY = 0.8
+# Scale-out: the Redis that wakes the other server processes, and the prefix of its channel.
+REDIS_ENV = "INTRIGUE_REDIS_URL"
+REDIS_PREFIX_ENV = "INTRIGUE_REDIS_PREFIX"
+DEFAULT_REDIS_PREFIX = "intrigue"
 
 
 def normalise_database_url(url: str) -> str:
@@ -36,6 +40,13 @@ def choose_bot_delay(cli_value: float | None) -> float:
     return max(0.0, float(text)) if text else DEFAULT_BOT_DELAY
 
 
+def choose_redis(cli_value: str | None) -> tuple[str | None, str]:
+    """``--redis`` if given, else ``INTRIGUE_REDIS_URL``, else None (one process alone); and
+    the channel prefix (``INTRIGUE_REDIS_PREFIX``), keeping deployments on one Redis apart."""
+    url = cli_value or os.environ.get(REDIS_ENV) or None
+    return url, os.environ.get(REDIS_PREFIX_ENV) or DEFAULT_REDIS_PREFIX
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything `create_app` needs to know."""
@@ -56,3 +67,9 @@ class Settings:
     # Seconds a human seat may stay without a connection before a stand-in bot plays it
     # (real-time tables only; 0 turns this off).
     leave_timeout: float = 180.0
+    # WebSocket permessage-deflate: smaller updates, but compressing each one cost more CPU
+    # than building it (docs/performance.md), so it is off unless bandwidth matters more.
+    ws_compression: bool = False
+    # Scale-out (docs/deploy.md): Redis for the bus between processes sharing the database.
+    redis_url: str | None = None
+    redis_prefix: str = DEFAULT_REDIS_PREFIX

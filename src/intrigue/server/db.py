@@ -11,6 +11,7 @@ All methods are synchronous; the server calls them from worker threads.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,12 +30,14 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
 from sqlalchemy import (
     text as sql_text,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -128,6 +131,19 @@ class SeatRecord:
     standin: str | None = None  # bot level standing in for a human seat's absent player
 
 
+@dataclass(frozen=True)
+class ActionWrite:
+    """One accepted action to store: the arguments of `Store.append_action`."""
+
+    table_id: str
+    ordinal: int
+    seat: int
+    action: str
+    over: bool  # the action ended the game: the table's status becomes OVER with it
+    auto: str | None = None
+    created: datetime | None = None
+
+
 @dataclass
 class MessageRecord:
     """A stored chat line: said by ``seat`` to the table, or whispered to ``to_seat``."""
@@ -162,17 +178,33 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+# SQLite's ``synchronous`` setting, chosen with ``?synchronous=full`` on the database URL.
+# NORMAL (the default here) in WAL mode: a commit is written to the log but not flushed to the
+# disk, so it survives the server process being killed, but the last commits may be lost if the
+# machine itself crashes or loses power (the database stays consistent). FULL flushes every
+# commit, which under load cost more than all the rest of a move (docs/performance.md).
+SQLITE_SYNCHRONOUS = ("normal", "full", "extra", "off")
+DEFAULT_SQLITE_SYNCHRONOUS = "normal"
+
+
 def make_engine(url: str) -> Engine:
-    """A SQLAlchemy engine; SQLite gets WAL, foreign keys and use from worker threads."""
+    """A SQLAlchemy engine; SQLite gets WAL, foreign keys, use from worker threads and the
+    ``synchronous`` level of the URL's ``synchronous`` parameter (default NORMAL)."""
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False})
+    parsed = make_url(url)
+    synchronous = str(parsed.query.get("synchronous", DEFAULT_SQLITE_SYNCHRONOUS)).lower()
+    if synchronous not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
+    parsed = parsed.difference_update_query(["synchronous"])
+    engine = create_engine(parsed, connect_args={"check_same_thread": False})
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
         cursor.close()
 
     return engine
@@ -191,6 +223,9 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Server processes starting together (uvicorn workers) migrate one at a time.
+                connection.execute(sql_text("SELECT pg_advisory_xact_lock(7350874205843521)"))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -234,19 +269,36 @@ class Store:
         ``auto`` says why the server moved for a human seat (``"clock"``, ``"standin"``).
         Raises (IntegrityError) if that ordinal is already stored: nothing is overwritten.
         """
-        with self._sessions.begin() as session:
-            session.add(
-                ActionRow(
-                    table_id=table_id,
-                    ordinal=ordinal,
-                    seat=seat,
-                    action=action,
-                    created=created or now(),
-                    auto=auto,
+        self.append_actions([ActionWrite(table_id, ordinal, seat, action, over, auto, created)])
+
+    def append_actions(self, writes: Sequence[ActionWrite]) -> None:
+        """Commit several accepted actions in ONE transaction (group commit): all or none.
+
+        The (table_id, ordinal) key stays the ordering authority: if any ordinal is already
+        stored, this raises (IntegrityError) and none of ``writes`` is stored.
+        """
+        if not writes:
+            return
+        rows = [
+            {
+                "table_id": w.table_id,
+                "ordinal": w.ordinal,
+                "seat": w.seat,
+                "action": w.action,
+                "created": w.created or now(),
+                "auto": w.auto,
+            }
+            for w in writes
+        ]
+        ended = sorted({w.table_id for w in writes if w.over})
+        # Core statements, not ORM objects: the per-row unit-of-work bookkeeping was most of
+        # the cost of a move under load.
+        with self.engine.begin() as connection:
+            connection.execute(insert(ActionRow), rows)
+            if ended:
+                connection.execute(
+                    update(TableRow).where(TableRow.id.in_(ended)).values(status=OVER)
                 )
-            )
-            if over:
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(status=OVER))
 
     def unfinished_ids(self) -> list[str]:
         with Session(self.engine) as session:

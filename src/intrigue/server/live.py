@@ -4,6 +4,10 @@ Each `LiveTable` holds the authoritative `State`. A move is tried on a clone, co
 database, and only then does the clone become the table's state and every connection hear of
 it; so a failed commit leaves the game as it was, and a published state is never mutated again
 (bots may therefore think about it in a worker thread while the table moves on).
+
+With several processes on one database (``--redis``, docs/deploy.md) each holds a replica: the
+(table_id, ordinal) key decides which move is stored, and `catchup` brings a replica that lost a
+race, or heard of a move through the `bus`, up to date from the database.
 """
 
 from __future__ import annotations
@@ -21,16 +25,24 @@ from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Action, IllegalAction, InvalidAction, Record, Rng, State
 
+from .bus import Bus, make_bus
+from .catchup import apply_missing, is_conflict
 from .chat import TableChat
-from .clock import ClockWatcher, TableClock
+from .clock import ClockWatcher, TableClock, aware
 from .config import Settings
-from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, Store, TableRecord
+from .db import BOT, HUMAN, OVER, PLAYING, ActionWrite, SeatRecord, Store, TableRecord
 from .protocol import ClientError, RateLimiter, error_message, game_message
+from .writer import ActionWriter
 
 log = logging.getLogger("intrigue.server")
 
 BOT_LEVELS = ("easy", "medium", "hard")
 SEAT_KINDS = (HUMAN, *BOT_LEVELS)
+# A move that lost the race for its ordinal to another process is tried again on the new state.
+COMMIT_ATTEMPTS = 3
+MOVED_ON = "the table moved on before your move was saved: "
+# Pauses of a bot runner between attempts to store a move while the database refuses it.
+BOT_RETRY_FIRST, BOT_RETRY_MAX = 0.1, 5.0
 
 
 def hash_token(token: str) -> str:
@@ -57,6 +69,7 @@ class Client:
         self.max_queued = settings.max_queued
         self.closed = False
         self.dropped = False  # closed because it did not read its messages
+        self.revoked = False  # closed because its seat was given up (leave.py)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -85,12 +98,20 @@ class Client:
 class LiveTable:
     """A table in memory: its state, seats, connected clients and bot runner."""
 
-    def __init__(self, record: TableRecord, state: State, store: Store, settings: Settings) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        state: State,
+        store: Store,
+        settings: Settings,
+        writer: ActionWriter | None = None,
+    ) -> None:
         self.id = record.id
-        self.created = record.created
+        self.created = aware(record.created)  # SQLite hands back naive UTC times
         self.seats = {s.seat: s for s in record.seats}
         self.state = state
         self.store = store
+        self.writer = writer or ActionWriter(store)  # the Hub shares one between its tables
         self.settings = settings
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
@@ -104,6 +125,7 @@ class LiveTable:
             self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
         )
         self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
+        self.bus: Bus | None = None  # scale-out: the link to other processes (set by the hub)
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -139,19 +161,24 @@ class LiveTable:
         client.seen = self.state.log_length
         self.clients.add(client)
         self.clock.joined(client)
+        if self.bus is not None:
+            self.bus.presence_changed(self)
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
         client.close()
         self.clock.left(client)
+        if self.bus is not None:
+            self.bus.presence_changed(self)
 
     def _broadcast(self, actor: Client | None, action: str) -> None:
         state = self.state
+        status = self.clock.status()  # the same for every connection (and only read)
         for client in list(self.clients):
             message = game_message("update", state, client.seat, client.seen)
             if client is actor:
                 message["accepted"] = action
-            self.clock.annotate(message, state, client.seat, client.seen)
+            self.clock.annotate(message, state, client.seat, client.seen, status)
             client.seen = state.log_length
             client.send(message)
         if state.is_over:
@@ -161,15 +188,23 @@ class LiveTable:
     async def act(self, client: Client, text: str) -> None:
         """Play ``text`` for the client's seat, or answer it with an error."""
         async with self.lock:
-            try:
-                seat, action, candidate = self._try(client.seat, text)
-            except ClientError as exc:
-                client.error(str(exc))
-                return
-            if await self._commit(seat, action, candidate):
-                self._broadcast(client, str(action))
+            # Another process sharing the database may store this ordinal first: then the
+            # commit catches this table up and the move is tried again on the new state.
+            for attempt in range(COMMIT_ATTEMPTS):
+                before = self.state
+                try:
+                    seat, action, candidate = self._try(client.seat, text)
+                except ClientError as exc:
+                    client.error(f"{MOVED_ON}{exc}" if attempt else str(exc))
+                    return
+                if await self._commit(seat, action, candidate):
+                    self._broadcast(client, str(action))
+                    break
+                if self.state is before:  # not a lost race: the database failed
+                    client.error("the server could not save this move, so it was not played; retry")
+                    break
             else:
-                client.error("the server could not save this move, so it was not played; retry")
+                client.error(f"{MOVED_ON}the table is busy; retry")
         self.kick_bots()
 
     def _try(self, seat: int | None, text: str) -> tuple[int, Action, State]:
@@ -205,21 +240,21 @@ class LiveTable:
         ordinal = len(self.state.history)
         created = self.settings.time.now()
         try:
-            await asyncio.to_thread(
-                self.store.append_action,
-                self.id,
-                ordinal,
-                seat,
-                str(action),
-                candidate.is_over,
-                auto,
-                created,
+            # Group commit: stored with the other tables' waiting moves in one transaction.
+            over = candidate.is_over
+            await self.writer.append(
+                ActionWrite(self.id, ordinal, seat, str(action), over, auto, created)
             )
-        except Exception:
+        except Exception as exc:
+            if is_conflict(exc):  # another process stored this ordinal first: catch up
+                await apply_missing(self)
+                return False
             log.exception("table %s: could not store action %d", self.id, ordinal)
             return False
         self.clock.committed(seat, auto, self.state, candidate, created)
         self.state = candidate
+        if self.bus is not None:
+            self.bus.moved(self, ordinal)
         return True
 
     # -- bots -------------------------------------------------------------------------------
@@ -229,6 +264,8 @@ class LiveTable:
 
     def kick_bots(self) -> None:
         """Start the bot runner if a bot is to move and it is not running already."""
+        if self.bus is not None and not self.bus.in_charge(self):
+            return  # another process holds this table's lease and plays its bots
         if self._bot_seats_to_move() and (self.bot_task is None or self.bot_task.done()):
             self.bot_task = asyncio.create_task(self._run_bots(), name=f"bots-{self.id}")
 
@@ -250,7 +287,7 @@ class LiveTable:
                 action = await asyncio.to_thread(
                     bot_move, self.bots[seat], state, seat, self.bot_rngs[seat]
                 )
-                await self._play_bot(state, seat, action)
+                await self._play_bot_until_stored(state, seat, action)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -266,8 +303,27 @@ class LiveTable:
             candidate = seen.clone()
             candidate.apply(seat, action)
             if not await self._commit(seat, action, candidate, auto or self.clock.auto_for(seat)):
-                raise RuntimeError("the database refused a bot move")
+                if self.state is not seen:
+                    return  # another process moved first; caught up: think again
+                raise NotStored("the database refused a bot move")
             self._broadcast(None, str(action))
+
+    async def _play_bot_until_stored(self, seen: State, seat: int, action: Action) -> None:
+        """`_play_bot`, tried again with growing pauses while the database is unavailable:
+        the bot's seat must not wait forever for a move that nobody will retry."""
+        pause = BOT_RETRY_FIRST
+        while True:
+            try:
+                await self._play_bot(seen, seat, action)
+                return
+            except NotStored:
+                log.warning("table %s: bot move not stored; retrying in %.1f s", self.id, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, BOT_RETRY_MAX)
+
+
+class NotStored(RuntimeError):
+    """The database did not take a move the server made (a bot's or the clock's)."""
 
 
 class Hub:
@@ -276,12 +332,17 @@ class Hub:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
+        self.writer = ActionWriter(store)  # group commit of every table's moves
         self.tables: dict[str, LiveTable] = {}
         self.watcher = ClockWatcher(self)  # deadlines and leavers of every live table
+        # Scale-out: several processes sharing the database, woken through Redis.
+        self.bus = make_bus(self, settings.redis_url, settings.redis_prefix)
 
     async def start(self) -> None:
         """Migrate the database, rebuild every unfinished game by replay, restart its bots."""
         await asyncio.to_thread(self.store.migrate)
+        if self.bus is not None:
+            await self.bus.start()
         for table_id in await asyncio.to_thread(self.store.unfinished_ids):
             table = await self._load(table_id)
             if table is not None:
@@ -290,9 +351,12 @@ class Hub:
         self.watcher.start()
 
     async def stop(self) -> None:
+        if self.bus is not None:
+            await self.bus.stop()
         await self.watcher.stop()
         for table in list(self.tables.values()):
             await table.stop()
+        await asyncio.to_thread(self.writer.close)
         await asyncio.to_thread(self.store.close)
 
     async def get(self, table_id: str) -> LiveTable | None:
@@ -300,6 +364,8 @@ class Hub:
         table = self.tables.get(table_id)
         if table is None and len(table_id) <= 32:
             table = await self._load(table_id)
+        elif table is not None and self.bus is not None and not table.state.is_over:
+            await self.bus.refresh(table)  # another process may have moved it on
         return table
 
     async def _load(self, table_id: str) -> LiveTable | None:
@@ -314,9 +380,11 @@ class Hub:
             log.exception("table %s cannot be rebuilt by replay", table_id)
             return None
         table = self.tables.setdefault(
-            table_id, LiveTable(record, state, self.store, self.settings)
+            table_id, LiveTable(record, state, self.store, self.settings, self.writer)
         )
         await table.clock.restore()
+        if self.bus is not None and table.bus is None:
+            await self.bus.attach(table)
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -353,8 +421,10 @@ class Hub:
             settings=dict(settings or {}),
         )
         await asyncio.to_thread(self.store.create_table, record)
-        table = LiveTable(record, state, self.store, self.settings)
+        table = LiveTable(record, state, self.store, self.settings, self.writer)
         self.tables[table.id] = table
+        if self.bus is not None:
+            await self.bus.attach(table, created=True)
         table.kick_bots()
         return table, tokens
 

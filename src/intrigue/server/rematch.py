@@ -32,7 +32,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .db import BOT, HUMAN, OVER, PLAYING, SeatRow, Store, TableRow, now
+from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, SeatRow, Store, TableRow, now
+from .leave import has_left
 from .live import Client, Hub, LiveTable, hash_token
 from .protocol import ClientError
 
@@ -79,7 +80,7 @@ def plan_rematch(old: LiveTable, rng: random.Random) -> Plan:
     rng.shuffle(order)  # order[new seat] = the old seat that moves there
     seed = secrets.randbits(63)
     state.game.new(state.players, seed, **state.options)  # the options still make a game
-    kinds = [(old.seats[s].kind, old.seats[s].bot) for s in order]
+    kinds = [_rematch_kind(old.seats[s]) for s in order]
     return Plan(
         id=secrets.token_hex(6),
         game=state.game.id,
@@ -89,6 +90,12 @@ def plan_rematch(old: LiveTable, rng: random.Random) -> Plan:
         kinds=kinds,
         seats={old_seat: new_seat for new_seat, old_seat in enumerate(order)},
     )
+
+
+def _rematch_kind(seat: SeatRecord) -> tuple[str, str | None]:
+    """The seat's kind and bot level in the rematch; a seat its player gave up (leave.py) goes
+    to its stand-in bot, as no link could ever claim it."""
+    return (BOT, seat.standin) if has_left(seat) else (seat.kind, seat.bot)
 
 
 def _carried(settings: dict[str, Any] | None) -> dict[str, Any]:
@@ -206,6 +213,8 @@ class Rematches:
         # Everyone connected hears of a new rematch; a later click is answered alone.
         for other in list(table.clients) if created else [client]:
             await self.tell(other, found, jump=True)
+        if created and table.bus is not None:  # the connections of the other processes
+            table.bus.rematched(table)
 
     async def start(self, old: LiveTable) -> tuple[Rematch, bool]:
         """The rematch of ``old``, and whether this call created it."""

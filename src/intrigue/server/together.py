@@ -44,6 +44,8 @@ class MyTables(BaseModel):
 def add_together(app: FastAPI, hub: Hub, static: Path) -> None:
     """Add the table screen page, ``POST /api/my-tables`` and the rematch service."""
     app.state.rematches = Rematches(hub)
+    if hub.bus is not None:  # rematches started on another process reach players here
+        hub.bus.rematches = app.state.rematches
 
     @app.get("/table/{table_id}/screen", include_in_schema=False)
     async def table_screen(table_id: str) -> FileResponse:
