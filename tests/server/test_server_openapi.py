@@ -52,7 +52,10 @@ def fuzzed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadSe
 def table_ids(fuzzed_server: ThreadServer) -> list[str]:
     """A finished table (its replay opens) and one in play."""
     finished = create_table(
-        fuzzed_server.url, game="project-assassination", seats=["human"] * 2, options={}
+        fuzzed_server.url,
+        game="project-assassination",
+        seats=["human"] * 2,
+        options={"max_turns": 4},  # so the scripted moves are sure to end it
     )
     links = finished["links"]
     players = [Player(fuzzed_server.ws_url, finished["id"], link["token"]) for link in links]
