@@ -239,7 +239,10 @@ async def run_table(
     """Five clients playing table after table."""
     while not stop():
         response = await http.post("/api/tables", json={"game": GAME, "seats": ["human"] * SEATS})
-        response.raise_for_status()
+        if response.is_error:  # counted, not raised: httpx errors do not survive pickling
+            tally.error(f"creating a table: HTTP {response.status_code} {response.text[:200]}")
+            await asyncio.sleep(0.1)
+            continue
         table = response.json()
         urls = [f"{ws_base}/ws/{table['id']}?token={link['token']}" for link in table["links"]]
         results = await asyncio.gather(
@@ -298,6 +301,14 @@ def start_server(db_url: str | None, port: int, workdir: Path) -> subprocess.Pop
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start within 30 s")
+
+
+def server_complaints(log: Path, keep: int = 20) -> list[str]:
+    """The last warnings and errors of the server started here: why clients saw errors."""
+    lines = log.read_text(errors="replace").splitlines()
+    return [line for line in lines if "WARNING" in line or "ERROR" in line or "Error" in line][
+        -keep:
+    ]
 
 
 def free_port() -> int:
@@ -483,7 +494,11 @@ def main() -> int:
             if proc is not None:
                 proc.terminate()
                 proc.wait(30)
+        if proc is not None and result["errors"]:
+            result["server_log"] = server_complaints(Path(tmp) / "server.log")
     print(json.dumps(result, indent=2) if args.json else report(result))
+    if not args.json and result.get("server_log"):
+        print("server log:", *result["server_log"], sep="\n  ")
     return 0
 
 

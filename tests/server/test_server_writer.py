@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from intrigue.server.db import OVER, PLAYING, ActionWrite, Store, TableRecord, now
+from intrigue.server.db import (
+    OVER,
+    PLAYING,
+    ActionWrite,
+    FairLock,
+    Store,
+    TableRecord,
+    TableRow,
+    now,
+)
 from intrigue.server.writer import ActionWriter
 
 
@@ -165,3 +174,42 @@ def test_an_unreachable_database_refuses_every_move_and_the_writer_goes_on(tmp_p
     asyncio.run(writer.append(ActionWrite("t0", 0, 0, "a", False)))
     writer.close()
     assert stored(url, "t0") == [(0, "a")]
+
+
+def test_sqlite_writers_get_the_write_lock_in_the_order_they_asked() -> None:
+    """`FairLock`: the writer thread, committing batch after batch, cannot starve a table's
+    creation (under load on SQLite that used to end in "database is locked")."""
+    lock = FairLock()
+    order: list[str] = []
+    lock.__enter__()  # the writer thread, mid-batch
+
+    def writer(name: str) -> None:
+        with lock:
+            order.append(name)
+
+    waiting = []
+    for name in ("create table", "chat line", "next batch"):
+        thread = threading.Thread(target=writer, args=(name,))
+        thread.start()
+        waiting.append(thread)
+        while lock._next_ticket < len(waiting) + 1:  # queued before the next one asks
+            threading.Event().wait(0.001)
+    lock.__exit__(None, None, None)
+    for thread in waiting:
+        thread.join(5)
+    assert order == ["create table", "chat line", "next batch"]
+
+
+def test_a_failed_write_transaction_stores_nothing_and_frees_the_turn(tmp_path: Path) -> None:
+    store = make_store(tmp_path, 1)
+    with pytest.raises(IntegrityError), store.writing() as session:
+        session.add(
+            TableRow(id="t9", game="masquerade-murder", players=5, seed=9, options={},
+                     status=PLAYING, created=now())
+        )  # fmt: skip
+        session.flush()
+        session.add(TableRow(id="t0", game="masquerade-murder", players=5, seed=0, options={},
+                             status=PLAYING, created=now()))  # fmt: skip
+    assert store.load("t9") is None
+    store.append_action("t0", 0, 0, "pass", over=False)  # the turn was handed on
+    assert store.load("t0").actions == [(0, "pass")]

@@ -87,7 +87,8 @@ def create_app(settings: Settings) -> FastAPI:
 
 async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
     """503 with a sentence, not a bare 500, while the database is out of reach."""
-    log.warning("a request failed: the database is unavailable (%s)", type(exc).__name__)
+    cause = getattr(exc, "orig", None) or exc  # the driver's own words, not the SQL
+    log.warning("a request failed: the database is unavailable (%s: %s)", type(exc).__name__, cause)
     return JSONResponse({"detail": DB_DOWN}, status_code=503)
 
 

@@ -116,7 +116,7 @@ def aware(moment: datetime) -> datetime:
 
 # -- the database side: stand-ins and the times and marks of stored actions -------------------
 def set_standin(store: Store, table_id: str, seat: int, level: str | None) -> None:
-    with Session(store.engine) as session, session.begin():
+    with store.writing() as session:
         session.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat)

@@ -11,7 +11,8 @@ All methods are synchronous; the server calls them from worker threads.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -197,7 +198,8 @@ def make_engine(url: str) -> Engine:
     if synchronous not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
     parsed = parsed.difference_update_query(["synchronous"])
-    engine = create_engine(parsed, connect_args={"check_same_thread": False})
+    # timeout: how long a writer waits for another process's write lock (seconds).
+    engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -210,6 +212,31 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class FairLock:
+    """A lock granted in the order it was asked for.
+
+    ``threading.Lock`` lets the thread that releases it take it straight back, and SQLite's own
+    busy handler polls at up to 100 ms: either way the writer thread, committing batch after
+    batch under load, could keep a table's creation waiting until it timed out.
+    """
+
+    def __init__(self) -> None:
+        self._turns = threading.Condition()
+        self._next_ticket = 0
+        self._serving = 0
+
+    def __enter__(self) -> None:
+        with self._turns:
+            ticket = self._next_ticket
+            self._next_ticket += 1
+            self._turns.wait_for(lambda: self._serving == ticket)
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._turns:
+            self._serving += 1
+            self._turns.notify_all()
+
+
 class Store:
     """The server's database: create tables, append actions, load games back."""
 
@@ -217,6 +244,17 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one write lock per database: the writers of this process take turns for
+        # it here, in order. PostgreSQL locks rows, so its writers need no turns.
+        self._writers: contextlib.AbstractContextManager[None] = (
+            FairLock() if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A session in a write transaction, committed on leaving (rolled back on an error)."""
+        with self._writers, self._sessions.begin() as session:
+            yield session
 
     def migrate(self) -> None:
         """Create or upgrade the schema to the newest Alembic revision."""
@@ -233,7 +271,7 @@ class Store:
         self.engine.dispose()
 
     def create_table(self, record: TableRecord) -> None:
-        with self._sessions.begin() as session:
+        with self.writing() as session:
             session.add(
                 TableRow(
                     id=record.id,
@@ -293,7 +331,7 @@ class Store:
         ended = sorted({w.table_id for w in writes if w.over})
         # Core statements, not ORM objects: the per-row unit-of-work bookkeeping was most of
         # the cost of a move under load.
-        with self.engine.begin() as connection:
+        with self._writers, self.engine.begin() as connection:
             connection.execute(insert(ActionRow), rows)
             if ended:
                 connection.execute(
@@ -337,7 +375,7 @@ class Store:
         self, table_id: str, seat: int, to_seat: int | None, text: str, step: int
     ) -> MessageRecord:
         """Commit one chat line (a whisper if ``to_seat`` is set) and return it as stored."""
-        with self._sessions.begin() as session:
+        with self.writing() as session:
             row = MessageRow(
                 table_id=table_id, seat=seat, to_seat=to_seat, text=text, step=step, created=now()
             )

@@ -22,7 +22,6 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
-from sqlalchemy.orm import Session
 
 from .db import HUMAN, SeatRecord, SeatRow, Store
 from .protocol import ClientError
@@ -47,7 +46,7 @@ def has_left(seat: SeatRecord) -> bool:
 def give_up_seat(store: Store, table_id: str, seat: int, level: str) -> str:
     """Store the stand-in and revoke the seat's token in one transaction; the new hash."""
     mark = left_mark(table_id, seat)
-    with Session(store.engine) as session, session.begin():
+    with store.writing() as session:
         session.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN)

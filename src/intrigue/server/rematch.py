@@ -110,7 +110,7 @@ def commit_rematch(store: Store, old_id: str, plan: Plan) -> Rematch:
     table and its seats, so concurrent calls (threads or processes) create one table between
     them. Raises `ValueError` if the old table is unknown or not over.
     """
-    with Session(store.engine) as session, session.begin():
+    with store.writing() as session:
         claim = (
             update(TableRow)
             .where(TableRow.id == old_id, TableRow.status == OVER, TableRow.rematch.is_(None))
@@ -160,7 +160,7 @@ def read_rematch(store: Store, old_id: str) -> Rematch | None:
 def claim_seat(store: Store, table_id: str, seat: int, digest: str) -> str | None:
     """Give the human seat the token hash ``digest`` if it has none; its hash afterwards."""
     where = (SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN)
-    with Session(store.engine) as session, session.begin():
+    with store.writing() as session:
         session.execute(
             update(SeatRow)
             .where(*where, SeatRow.token_hash.is_(None))
