@@ -483,15 +483,18 @@ def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Outage]:
 
 
 class StoreFailures(logging.Handler):
-    """Counts the server's "could not store" log records (the server runs in this process)."""
+    """Counts the server's "could not store" log records (the server runs in this process),
+    and those of them that carry a traceback (an outage should be a one-line warning)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.count = 0
+        self.tracebacks = 0
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.getMessage().find("could not store") >= 0:
             self.count += 1
+            self.tracebacks += record.exc_info is not None
 
 
 @pytest.fixture
@@ -628,6 +631,7 @@ def test_bots_retry_until_the_database_takes_their_moves(outage, store_failures,
         server = ThreadServer(Settings(database_url=outage.url, bot_delay=0)).start()
         wait_until(lambda: store_failures.count > 0, "a bot move to be refused")
         assert server.hub.tables[table_id].state.history == []
+        assert store_failures.tracebacks == 0
     finally:
         outage.up()
     try:
@@ -660,6 +664,7 @@ def test_the_clock_moves_once_the_database_is_back(outage, store_failures, opene
             fake.advance(10)  # every seat's clock runs out: the clock bot's move is refused
             check_clocks(server)
             assert store_failures.count > 0 and live.state.history == []
+            assert store_failures.tracebacks == 0
         finally:
             outage.up()
         check_clocks(server)  # the next check (each second on the wall clock) plays them

@@ -16,7 +16,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
-from sqlalchemy.exc import InterfaceError, OperationalError
 
 import intrigue
 from intrigue.engine import InvalidOption, UnknownGame
@@ -24,7 +23,7 @@ from intrigue.engine import InvalidOption, UnknownGame
 from .chat import CHAT_TYPES
 from .clock import CLOCK_TYPES, clock_settings
 from .config import Settings
-from .db import Store
+from .db import DB_UNAVAILABLE, Store
 from .leave import LEAVE, leave_seat, still_seated
 from .live import Client, Hub, LiveTable
 from .openapi import document_errors
@@ -38,8 +37,6 @@ STATIC = Path(__file__).with_name("static")
 CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
 CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
 CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
-# The database cannot be reached or refused to wait (locked): the request changed nothing.
-DB_UNAVAILABLE = (OperationalError, InterfaceError)
 DB_DOWN = "the database is unavailable right now, so nothing was saved; retry in a moment"
 log = logging.getLogger("intrigue.server")
 

@@ -18,7 +18,7 @@ import unicodedata
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from .db import MessageRecord, Store
+from .db import MessageRecord, Store, log_store_failure
 from .protocol import ClientError, RateLimiter
 
 if TYPE_CHECKING:
@@ -138,8 +138,8 @@ class TableChat:
                 line = await asyncio.to_thread(
                     self.store.add_message, self.table_id, client.seat, to, text, step
                 )
-            except Exception:
-                log.exception("table %s: could not store a chat line", self.table_id)
+            except Exception as exc:
+                log_store_failure(exc, "table %s: could not store a chat line", self.table_id)
                 client.send(chat_error("the server could not save this message; retry"))
                 return
             self.lines.append(line)

@@ -42,7 +42,7 @@ from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State
 
-from .db import HUMAN, ActionRow, SeatRow, Store, TableRecord
+from .db import DB_UNAVAILABLE, HUMAN, ActionRow, SeatRow, Store, TableRecord
 from .protocol import ClientError, game_message
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ HOURS = (0.1, 24 * 30)  # allowed hours for turn-based tables
 CLOCK_TYPES = ("vote_replace", "reclaim")  # client messages handled here
 CLOCK, STANDIN = "clock", "standin"  # values of actions.auto
 TICK = 1.0  # seconds between deadline checks on the wall clock
+OUTAGE_NOTICE = 30.0  # seconds between warnings while the database stays unavailable
 
 
 # -- time controls chosen at creation -------------------------------------------------------
@@ -463,6 +464,7 @@ class ClockWatcher:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
         self._checking = asyncio.Lock()  # a check asked for directly waits for a running one
+        self._warned_at = -OUTAGE_NOTICE
         self._task: asyncio.Task[None] | None = None
 
     def _on_time_jump(self) -> None:
@@ -496,5 +498,14 @@ class ClockWatcher:
                     continue  # another process holds this table's lease and runs its clock
                 try:
                     await table.clock.check()
+                except DB_UNAVAILABLE as exc:
+                    self._outage(exc)  # the next check retries: an outage is not a bug
                 except Exception:
                     log.exception("table %s: the clock check failed", table.id)
+
+    def _outage(self, exc: Exception) -> None:
+        """One warning line per ``OUTAGE_NOTICE`` seconds, not a traceback per table per tick."""
+        moment = asyncio.get_running_loop().time()
+        if moment - self._warned_at >= OUTAGE_NOTICE:
+            self._warned_at = moment
+            log.warning("clocks wait: the database is unavailable (%s)", type(exc).__name__)

@@ -11,6 +11,7 @@ All methods are synchronous; the server calls them from worker threads.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,9 +40,11 @@ from sqlalchemy import (
     text as sql_text,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+log = logging.getLogger("intrigue.server")
 PLAYING, OVER = "playing", "over"
 HUMAN, BOT = "human", "bot"
 
@@ -175,6 +178,20 @@ class TableRecord:
     messages: list[MessageRecord] = field(default_factory=list)  # chat, in order
 
 
+# The database cannot be reached or refused to wait (locked): the request changed nothing.
+DB_UNAVAILABLE = (OperationalError, InterfaceError)
+
+
+def log_store_failure(exc: BaseException, message: str, *args: object) -> None:
+    """Log a write the database refused: a one-line warning for an outage (it happens and
+    heals; bots and clocks retry every second), a traceback for anything else (a bug)."""
+    if isinstance(exc, DB_UNAVAILABLE):
+        cause = getattr(exc, "orig", None) or exc  # the driver's words, without the SQL
+        log.warning(message + " (the database is unavailable: %s)", *args, cause)
+    else:
+        log.error(message, *args, exc_info=exc)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -186,6 +203,7 @@ def now() -> datetime:
 # commit, which under load cost more than all the rest of a move (docs/performance.md).
 SQLITE_SYNCHRONOUS = ("normal", "full", "extra", "off")
 DEFAULT_SQLITE_SYNCHRONOUS = "normal"
+SQLITE_BUSY_TIMEOUT = 30.0
 
 
 def make_engine(url: str) -> Engine:
@@ -198,8 +216,11 @@ def make_engine(url: str) -> Engine:
     if synchronous not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
     parsed = parsed.difference_update_query(["synchronous"])
-    # timeout: how long a writer waits for another process's write lock (seconds).
-    engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
+    connect_args: dict[str, Any] = {"check_same_thread": False}
+    if "timeout" not in parsed.query:  # ?timeout=S on the URL sets it (the fault tests do)
+        # How long a writer waits for another process's write lock, in seconds.
+        connect_args["timeout"] = SQLITE_BUSY_TIMEOUT
+    engine = create_engine(parsed, connect_args=connect_args)
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:

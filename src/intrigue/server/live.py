@@ -30,7 +30,17 @@ from .catchup import apply_missing, is_conflict
 from .chat import TableChat
 from .clock import ClockWatcher, TableClock, aware
 from .config import Settings
-from .db import BOT, HUMAN, OVER, PLAYING, ActionWrite, SeatRecord, Store, TableRecord
+from .db import (
+    BOT,
+    HUMAN,
+    OVER,
+    PLAYING,
+    ActionWrite,
+    SeatRecord,
+    Store,
+    TableRecord,
+    log_store_failure,
+)
 from .protocol import ClientError, RateLimiter, error_message, game_message
 from .writer import ActionWriter
 
@@ -249,7 +259,7 @@ class LiveTable:
             if is_conflict(exc):  # another process stored this ordinal first: catch up
                 await apply_missing(self)
                 return False
-            log.exception("table %s: could not store action %d", self.id, ordinal)
+            log_store_failure(exc, "table %s: could not store action %d", self.id, ordinal)
             return False
         self.clock.committed(seat, auto, self.state, candidate, created)
         self.state = candidate
