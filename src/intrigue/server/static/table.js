@@ -6,16 +6,18 @@ import { createChat } from "./chat.js";
 import { createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
 import { createRematch } from "./rematch.js";
-import { rememberSeat } from "./seats.js";
+import { forgetSeats, rememberSeat } from "./seats.js";
 
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
+const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the end, and this "
+  + "link will not open the table again.";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 if (token) rememberSeat({ table: tableId, token, opened: true }); // for the lobby's "Your tables"
 
-const game = { view: null, legal: [], log: [], table: null, pending: false };
+const game = { view: null, legal: [], log: [], table: null, pending: false, left: false };
 let socket = null;
 const chat = createChat($("chat"), (message) => {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
@@ -43,6 +45,7 @@ function send(action) {
 }
 
 function turnState(view) {
+  if (game.left) return "left";
   if (!view) return "connecting";
   if (view.is_over) return "over";
   if (game.pending) return "pending";
@@ -107,6 +110,8 @@ function render() {
   $("prompt").className = `prompt${game.legal.length && !view.is_over ? " your-turn" : ""}`;
   renderOutcome(view);
   rematch.render(view);
+  // A seat may give itself up while the game is on (spectators have nothing to leave).
+  $("leave-box").hidden = view.seat === null || view.is_over || game.left;
   $("replay-link").hidden = !view.is_over; // a finished game offers its replay
   $("replay-link").href = `/table/${encodeURIComponent(tableId)}/replay`;
   renderActions(r);
@@ -116,7 +121,23 @@ function render() {
   renderLog();
 }
 
+function leave() {
+  if (socket?.readyState !== WebSocket.OPEN || !window.confirm(LEAVE_QUESTION)) return;
+  socket.send(JSON.stringify({ type: "leave" }));
+}
+
+// The server gave the seat up: this link is dead, so forget it and play no more from here.
+function left(message) {
+  game.left = true;
+  game.legal = [];
+  if (token) forgetSeats([token]);
+  $("left-note").hidden = false;
+  $("left-note").textContent = cap(message.message);
+  render();
+}
+
 function receive(message) {
+  if (message.type === "left") return left(message);
   if (message.type === "rematch") return rematch.receive(message, game.view);
   if (message.type === "chat" || message.about === "chat") return chat.receive(message);
   if (message.type === "sync") chat.sync(message);
@@ -148,8 +169,8 @@ function connect() {
   socket.onmessage = (msg) => receive(JSON.parse(msg.data));
   socket.onclose = (closing) => {
     game.pending = false;
-    $("connection").textContent = "disconnected";
-    if (FINAL_CLOSE_CODES.has(closing.code)) return;
+    $("connection").textContent = game.left ? "you left this table" : "disconnected";
+    if (FINAL_CLOSE_CODES.has(closing.code) || game.left) return;
     $("connection").textContent = "reconnecting…";
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 10000);
@@ -168,5 +189,6 @@ async function loadTableInfo() {
   render();
 }
 
+$("leave").addEventListener("click", leave);
 loadTableInfo();
 connect();
