@@ -12,13 +12,15 @@ from typing import Any
 
 import httpx
 import pytest
-from server_driver import TIMEOUT, Player, create_table, first_action, is_over
+from server_driver import TIMEOUT, Player, ThreadServer, create_table, first_action, is_over
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from intrigue.server import rematch
+from intrigue.server.config import Settings
 from intrigue.server.db import HUMAN, OVER, SeatRecord, SeatRow, Store, TableRecord, TableRow
 from intrigue.server.rematch import Plan, commit_rematch, read_rematch
+from intrigue.server.timesource import FakeTime
 
 FIVE = ["human", "human", "easy", "medium", "hard"]
 GAME_DEADLINE = 90.0  # a guard against a hang, not a measured quantity
@@ -141,7 +143,16 @@ def test_concurrent_commits_in_the_database_make_one_table(tmp_path):
         TableRecord("old", "masquerade-ball", 2, 1, {}, OVER, datetime.now(UTC), seats)
     )
     plans = [
-        Plan(f"new{i}", "masquerade-ball", 2, i, {}, [(HUMAN, None)] * 2, {0: 1, 1: 0})
+        Plan(
+            f"new{i}",
+            "masquerade-ball",
+            2,
+            i,
+            {},
+            [(HUMAN, None)] * 2,
+            datetime.now(UTC),
+            {0: 1, 1: 0},
+        )
         for i in range(6)
     ]
     barrier = threading.Barrier(len(plans))
@@ -222,3 +233,28 @@ def test_a_rematch_waits_for_the_end_and_for_a_seat(server, connect):
     refused = wait_for_error(watcher)
     assert refused["type"] == "error" and "spectators" in refused["message"]
     assert rematches_of(server, done["id"]) == []
+
+
+def test_the_rematch_is_dated_by_the_servers_time_source(tmp_path):
+    """Like every table, a rematch is created at the server's time (here a fake clock), so the
+    lobby's order and the clocks agree with the rest of the server."""
+    fake = FakeTime(datetime(2031, 5, 4, 12, 0, tzinfo=UTC))  # years away from the wall clock
+    server = ThreadServer(
+        Settings(database_url=f"sqlite:///{tmp_path / 'dated.sqlite3'}", bot_delay=0, time=fake)
+    ).start()
+    players: list[Player] = []
+    try:
+        table = create_table(server.url, seats=["human"] + ["easy"] * 4, options={"max_turns": 1})
+        players = [Player(server.ws_url, table["id"], table["links"][0]["token"])]
+        players[0].sync()
+        finish(players)
+        players[0].send({"type": "rematch"})
+        new_id = wait_for_rematch(players[0])["table"]
+        (row,) = rematches_of(server, table["id"])
+        assert row.id == new_id
+        created = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
+        assert created == fake.now()
+    finally:
+        for player in players:
+            player.close()
+        server.stop()

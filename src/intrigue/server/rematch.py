@@ -27,12 +27,13 @@ import random
 import secrets
 import weakref
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, SeatRow, Store, TableRow, now
+from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, SeatRow, Store, TableRow
 from .leave import has_left
 from .live import Client, Hub, LiveTable, hash_token
 from .protocol import ClientError
@@ -70,6 +71,7 @@ class Plan:
     seed: int
     options: dict[str, Any]
     kinds: list[tuple[str, str | None]]  # per new seat: (HUMAN or BOT, bot level)
+    created: datetime  # by the server's time source, like every table (fake in clock tests)
     seats: dict[int, int] = field(default_factory=dict)  # old seat -> new seat
 
 
@@ -88,6 +90,7 @@ def plan_rematch(old: LiveTable, rng: random.Random) -> Plan:
         seed=seed,
         options=dict(state.options),
         kinds=kinds,
+        created=old.settings.time.now(),
         seats={old_seat: new_seat for new_seat, old_seat in enumerate(order)},
     )
 
@@ -129,7 +132,7 @@ def commit_rematch(store: Store, old_id: str, plan: Plan) -> Rematch:
                     seed=plan.seed,
                     options=plan.options,
                     status=PLAYING,
-                    created=now(),
+                    created=plan.created,
                     settings={**_carried(old_settings), REMATCH_OF: old_id, REMATCH_SEATS: moved},
                 )
             )
