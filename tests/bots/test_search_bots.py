@@ -154,7 +154,7 @@ def test_bot_settings_follow_the_name():
     assert (bot.iterations, bot.exploration) == (25, 0.5)
 
 
-@pytest.mark.parametrize("name", ["ismcts:iterations", "ismcts:depth=3", "random:x=1"])
+@pytest.mark.parametrize("name", ["ismcts:iterations", "ismcts:horizon=3", "random:x=1"])
 def test_bad_bot_settings_are_refused(name):
     from intrigue.bots import UnknownBot
 

@@ -79,7 +79,7 @@ def make_bot(name: str) -> Bot:
     kwargs = dict(_setting(name, item) for item in settings)
     try:
         return factory(**kwargs)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise UnknownBot(f"bad settings for bot {key!r} in {name!r}: {exc}") from None
 
 

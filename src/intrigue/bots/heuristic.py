@@ -1,29 +1,88 @@
-"""The heuristic bot: each game's own rule-of-thumb policy, working from the seat's view."""
+"""The heuristic bot: each game's own rule-of-thumb policy, working from the seat's view.
+
+A game's heuristic module (listed in `heuristics.HEURISTICS`) defines ``choose(view, legal,
+rng)``, the policy. It may also help the search bot (`search_hooks`):
+
+* ``rollout_policy(state, seat, legal, rng) -> Action``: a move for ``seat`` in a
+  determinization, for rollouts (by default ``choose`` on ``state.view(seat)``);
+* ``evaluate(state) -> list[float]``: how good a determinization looks for every seat, each
+  value in [-1, 1] like the outcome's returns, so rollouts can stop early;
+* ``SEARCH``: a dict of the game's default search settings (``depth``, ``bias``, ``epsilon``).
+
+Search hands these hooks determinizations only (never the real game), so whatever they read
+in ``state`` is a sample consistent with what the searching seat has seen.
+"""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
-from intrigue.engine import Action
+from intrigue.engine import Action, State
 
 from .base import RandomSource
 from .heuristics import HEURISTICS
 
 Policy = Callable[[dict[str, Any], list[Action], RandomSource], Action]
+RolloutPolicy = Callable[[State, int, list[Action], Any], Action]
+Evaluator = Callable[[State], Sequence[float]]
 _policies: dict[str, Policy] = {}
+_hooks: dict[str, SearchHooks] = {}
+
+
+def _module(game_id: str) -> tuple[ModuleType, str] | None:
+    target = HEURISTICS.get(game_id)
+    if target is None:
+        return None
+    module_name, _, attribute = target.partition(":")
+    return importlib.import_module(module_name), attribute
 
 
 def policy_for(game_id: str) -> Policy | None:
     """The heuristic policy written for ``game_id``, if there is one."""
     if game_id not in _policies:
-        target = HEURISTICS.get(game_id)
-        if target is None:
+        found = _module(game_id)
+        if found is None:
             return None
-        module_name, _, attribute = target.partition(":")
-        _policies[game_id] = getattr(importlib.import_module(module_name), attribute)
+        module, attribute = found
+        _policies[game_id] = getattr(module, attribute)
     return _policies[game_id]
+
+
+@dataclass(frozen=True)
+class SearchHooks:
+    """What a game's heuristic module offers the search bot (see the module docstring)."""
+
+    policy: RolloutPolicy | None = None
+    evaluate: Evaluator | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _view_policy(choose: Policy) -> RolloutPolicy:
+    def policy(state: State, seat: int, legal: list[Action], rng: Any) -> Action:
+        return choose(state.view(seat), legal, rng)
+
+    return policy
+
+
+def search_hooks(game_id: str) -> SearchHooks:
+    """The rollout policy, evaluation and search settings of ``game_id`` (empty if none)."""
+    if game_id not in _hooks:
+        found = _module(game_id)
+        if found is None:
+            _hooks[game_id] = SearchHooks()
+        else:
+            module, attribute = found
+            policy = getattr(module, "rollout_policy", None)
+            if policy is None:
+                policy = _view_policy(getattr(module, attribute))
+            _hooks[game_id] = SearchHooks(
+                policy, getattr(module, "evaluate", None), dict(getattr(module, "SEARCH", {}))
+            )
+    return _hooks[game_id]
 
 
 class HeuristicBot:

@@ -3,9 +3,37 @@
 The bot never sees the true state. Each iteration draws a determinization — a complete state
 consistent with everything its seat has observed, from ``State.determinize`` through the
 ``sampler`` the driver hands over — then descends one shared tree, choosing among the actions
-legal in that determinization by UCB with availability counts, expands one node, finishes the
-game with random moves and backs the result up. The move played is the most visited root child.
+legal in that determinization by UCB with availability counts, expands one node, plays on with
+a rollout policy and backs the result up. The move played is the most visited root child.
 Given an iteration budget and the same rng, the choice is deterministic.
+
+The search itself knows no game. What it knows of a game comes from that game's heuristic
+module (`intrigue.bots.heuristic.search_hooks`), all optional:
+
+* a **rollout policy** (by default the game's heuristic policy, fed the mover's view of the
+  determinization): rollouts play it, with a uniformly random move instead with probability
+  ``epsilon``, and the tree tries its move first at every node and favours it a little
+  (``bias``, a progressive bias that fades with visits);
+* an **evaluation** ``evaluate(state) -> per-seat values in [-1, 1]`` of a determinization:
+  rollouts stop after ``depth`` moves and score the position with it instead of playing to the
+  end;
+* **settings** (``SEARCH``): the game's defaults for the parameters below.
+
+Two more parameters shape the search:
+
+* ``opponents``: ``tree`` puts every seat's decisions in the tree, each seat maximising its
+  own result (the classic single-observer algorithm); ``policy`` keeps only the searching
+  seat's decisions in the tree and lets the other seats play the rollout policy from *their*
+  view of the sample. The tree's nodes for another seat are keyed by moves the searching seat
+  may never see (a simultaneous target, a hidden pick) and pool samples in which that seat has
+  different secrets; the policy instead answers from the secrets of each sample and never sees
+  a simultaneous choice it should not know.
+* ``margin``: play the policy's own move for the real view unless the most visited move beats
+  it by more than ``margin`` standard errors of their mean results (0: always the most
+  visited) — for games where most moves look alike to the search and noise would decide.
+
+``rollout=random`` gives the plain algorithm: uniformly random rollouts to the end, no bias,
+every seat in the tree.
 """
 
 from __future__ import annotations
@@ -19,6 +47,7 @@ from typing import Any
 from intrigue.engine import Action, State
 
 from .base import RandomSource
+from .heuristic import SearchHooks, policy_for, search_hooks
 
 Sampler = Callable[[Any], State]
 
@@ -26,18 +55,32 @@ Sampler = Callable[[Any], State]
 class _Node:
     """Statistics of one action edge, from the point of view of the seat that played it."""
 
-    __slots__ = ("avail", "children", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.squares = 0.0
         self.children: dict[Action, _Node] = {}
+
+    def spread(self) -> float:
+        """The variance of the mean of this edge's results (large while barely visited)."""
+        n = self.visits
+        if n < 2:
+            return 1.0
+        mean = self.total / n
+        return max(self.squares / n - mean * mean, 0.0) / n
 
 
 class ISMCTSBot:
-    """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision."""
+    """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision.
+
+    ``epsilon``, ``depth``, ``bias``, ``opponents`` and ``margin`` left unset take the game's
+    defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no cut-off), 0.0, ``tree`` and
+    0.0. All settings can follow the bot's name: ``ismcts:iterations=200:opponents=tree``.
+    """
 
     name = "ismcts"
 
@@ -46,16 +89,35 @@ class ISMCTSBot:
         iterations: int = 400,
         seconds: float | None = None,
         exploration: float = 0.7,
+        rollout: str = "heuristic",
+        epsilon: float | None = None,
+        depth: int | None = None,
+        bias: float | None = None,
+        opponents: str | None = None,
+        margin: float | None = None,
         rollout_limit: int = 1000,
     ) -> None:
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
+        if opponents not in (None, "tree", "policy"):
+            raise ValueError(f"opponents must be 'tree' or 'policy', not {opponents!r}")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.rollout = rollout
+        self.epsilon = epsilon
+        self.depth = depth
+        self.bias = bias
+        self.opponents = opponents
+        self.margin = margin
         self.rollout_limit = rollout_limit
         self.last_iterations = 0
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(iterations={self.iterations}, seconds={self.seconds})"
+        return (
+            f"ISMCTSBot(iterations={self.iterations}, seconds={self.seconds},"
+            f" rollout={self.rollout!r})"
+        )
 
     def choose(
         self,
@@ -70,35 +132,87 @@ class ISMCTSBot:
             return legal_actions[0]
         if sampler is None:
             raise ValueError("ISMCTS needs a sampler of determinizations for its seat")
-        seat = view["seat"]
         # The C-coded generator: rollouts draw hundreds of numbers per iteration.
         search_rng = random.Random(rng.randrange(1 << 62))
-        root = _Node(-1)
+        search = _Search(self, search_hooks(view["game"]), view["seat"], search_rng)
+        default = None
+        if search.margin > 0:
+            policy = policy_for(view["game"])
+            default = None if policy is None else policy(view, legal_actions, search_rng)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self._iterate(root, sampler(search_rng), seat, search_rng)
+            search.iterate(sampler(search_rng))
             done += 1
         self.last_iterations = done
-        visits = root.children
-        # Most visited, ties broken by the fixed order of the legal actions.
-        return max(legal_actions, key=lambda a: visits[a].visits if a in visits else -1)
+        return search.decide(legal_actions, default)
 
-    def _iterate(self, root: _Node, state: State, seat: int, rng: random.Random) -> None:
-        path = self._select_and_expand(root, state, seat, rng)
-        returns = self._rollout(state, rng)
+
+class _Search:
+    """One decision's tree and the settings it runs with."""
+
+    def __init__(self, bot: ISMCTSBot, hooks: SearchHooks, seat: int, rng: random.Random) -> None:
+        guided = bot.rollout == "heuristic" and hooks.policy is not None
+        settings = hooks.settings
+
+        def pick(name: str, value: Any, default: Any) -> Any:
+            return value if value is not None else settings.get(name, default)
+
+        self.root = _Node(-1)
+        self.seat = seat
+        self.rng = rng
+        self.c = bot.exploration
+        self.policy = hooks.policy if guided else None
+        self.evaluate = hooks.evaluate if guided else None
+        self.epsilon = pick("epsilon", bot.epsilon, 0.1)
+        self.depth = pick("depth", bot.depth, 0) if self.evaluate is not None else 0
+        self.bias = pick("bias", bot.bias, 0.0) if guided else 0.0
+        opponents = pick("opponents", bot.opponents, "tree")
+        self.margin = pick("margin", bot.margin, 0.0) if guided else 0.0
+        self.modelled = guided and opponents == "policy"
+        self.limit = bot.rollout_limit
+
+    def iterate(self, state: State) -> None:
+        path = self._select_and_expand(state)
+        returns = self._rollout(state)
         for node in path:
+            result = (returns[node.seat] + 1.0) * 0.5
             node.visits += 1
-            node.total += (returns[node.seat] + 1.0) * 0.5
+            node.total += result
+            node.squares += result * result
 
-    def _select_and_expand(
-        self, node: _Node, state: State, seat: int, rng: random.Random
-    ) -> list[_Node]:
+    def decide(self, legal: list[Action], default: Action | None) -> Action:
+        """The most visited root action (ties: the first legal one), unless ``default`` (the
+        policy's own move) is not clearly worse: by less than ``margin`` standard errors."""
+        children = self.root.children
+        best = max(legal, key=lambda a: children[a].visits if a in children else -1)
+        if default is None or default == best or default not in children or self.margin <= 0:
+            return best
+        top, ours = children[best], children[default]
+        gain = top.total / top.visits - ours.total / ours.visits
+        return best if gain > self.margin * math.sqrt(top.spread() + ours.spread()) else default
+
+    def _hint(self, state: State, mover: int, legal: list[Action]) -> Action | None:
+        """The rollout policy's move here, which the tree tries first and favours."""
+        if self.policy is None or self.bias <= 0.0 or len(legal) < 2:
+            return None
+        return self.policy(state, mover, legal, self.rng)
+
+    def _select_and_expand(self, state: State) -> list[_Node]:
         path: list[_Node] = []
-        mover = seat  # at the root it is our decision even in a simultaneous phase
-        c = self.exploration
+        node = self.root
+        mover = self.seat  # at the root it is our decision even in a simultaneous phase
+        c, bias, rng = self.c, self.bias, self.rng
         while not state.is_over:
+            if mover != self.seat and self.modelled:
+                # Other seats decide by the rollout policy from what they know in this sample;
+                # the tree holds our own decisions only.
+                self._play(state, mover)
+                if not state.is_over:
+                    mover = state.to_move[0]
+                continue
             legal = state.legal_actions(mover)
+            hint = self._hint(state, mover, legal)
             children = node.children
             untried = []
             best_action, best, best_score = None, None, -1.0
@@ -110,13 +224,14 @@ class ISMCTSBot:
                 child.avail += 1
                 if untried:
                     continue
-                score = child.total / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
+                n = child.visits
+                score = child.total / n + c * math.sqrt(math.log(child.avail) / n)
+                if action == hint:
+                    score += bias / (n + 1)
                 if score > best_score:
                     best_action, best, best_score = action, child, score
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                action = hint if hint in untried else untried[rng.randrange(len(untried))]
                 child = children[action] = _Node(mover)
                 state.apply(mover, action)
                 path.append(child)
@@ -129,12 +244,25 @@ class ISMCTSBot:
                 mover = state.to_move[0]
         return path
 
-    def _rollout(self, state: State, rng: random.Random) -> tuple[float, ...]:
-        for _ in range(self.rollout_limit):
+    def _play(self, state: State, mover: int) -> None:
+        """One move of the rollout policy (uniformly random instead with probability epsilon)."""
+        legal = state.legal_actions(mover)
+        rng = self.rng
+        if self.policy is None or len(legal) == 1 or rng.random() < self.epsilon:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            action = self.policy(state, mover, legal, rng)
+        state.apply(mover, action)
+
+    def _rollout(self, state: State) -> tuple[float, ...] | list[float]:
+        depth = self.depth or self.limit
+        for _ in range(min(depth, self.limit)):
             if state.is_over:
                 break
-            mover = state.to_move[0]
-            legal = state.legal_actions(mover)
-            state.apply(mover, legal[rng.randrange(len(legal))])
+            self._play(state, state.to_move[0])
         outcome = state.outcome
-        return outcome.returns if outcome is not None else (0.0,) * state.players
+        if outcome is not None:
+            return outcome.returns
+        if self.evaluate is not None:
+            return self.evaluate(state)
+        return (0.0,) * state.players

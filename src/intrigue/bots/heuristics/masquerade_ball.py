@@ -25,8 +25,10 @@ from typing import Any
 from intrigue.engine import Action
 from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
 from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, verdict
+from intrigue.games.masquerade_ball.rules import ATTACKING, IN_BALL
 
 from ..base import RandomSource
+from .valuation import win_value
 
 LABEL_RANK = {label: rank for rank, label in RANK_LABELS.items()}
 # How much a card is worth keeping (strength in the Circle and its ability).
@@ -300,3 +302,72 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
 
 
 __all__ = ["choose"]
+
+
+# -- search hooks -----------------------------------------------------------------------------
+AFOOT = (ATTACKING, IN_BALL)  # cards in play that stand on no square
+# Fitted by bench/fit_values.py (heuristic self-play, epsilon 0.1, max_turns=200, two players).
+WEIGHTS = (0.4515, -0.01259, -0.126, 0.4521, -0.2004, 0.2398, 0.1785, 0.8402, 0.06236)
+# Measured in docs/bots.md: search settings that beat the heuristic within ~1 s a move.
+SEARCH = {"depth": 16, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 0.0}
+
+
+def _strength(state: Any, seat: int) -> list[float]:
+    """Raw counts for the entourages ``seat`` controls (read from a determinization)."""
+    geo, ctrl, owner, rank, pos = state.geo, state.ctrl, state.owner, state.rank, state.pos
+    mine = [e for e in range(len(ctrl)) if ctrl[e] == seat]
+    cards = value = advance = 0.0
+    for cid in range(state.ncards):
+        sq = pos[cid]
+        if ctrl[owner[cid]] != seat or (sq < 0 and sq not in AFOOT):
+            continue
+        cards += 1
+        value += VALUE[rank[cid]]
+        if sq < 0 or geo.court[sq] < 0:
+            advance += 3  # in the ballroom (or between squares, attacking)
+        else:
+            row = geo.local[sq][0]
+            advance += row if ctrl[geo.court[sq]] == seat else 6 - row
+    thrones = guards = intruders = 0
+    for court, squares in enumerate(geo.thrones):
+        for sq in squares:
+            cid = state.board[sq]
+            if cid < 0:
+                continue
+            holder = ctrl[owner[cid]]
+            if ctrl[court] == seat:
+                guards += holder == seat
+                intruders += holder != seat
+            elif holder == seat:
+                thrones += 1
+    n = state.players
+    holding = any(state.holding[seat * n + c] for c in range(n))
+    return [
+        cards,
+        value / 4,
+        advance / 4,
+        sum(len(state.hand[e]) for e in mine),
+        sum(len(state.prison[e]) for e in mine),
+        thrones,
+        guards - intruders,
+        float(holding),
+    ]
+
+
+def features(state: Any, seat: int) -> list[float]:
+    """``seat`` against its strongest opponent: cards on the board, their worth and how far
+    forward they stand, hand, prisoners, enemy thrones held, own thrones kept, the throne
+    hold that wins at the end of the turn, and who is to move."""
+    mine = _strength(state, seat)
+    others = [_strength(state, s) for s in range(state.players) if s != seat]
+    theirs = max(others, key=lambda row: row[1] + 2 * row[5])
+    mover = state.to_move[0] if state.to_move else -1
+    return [
+        *(a - b for a, b in zip(mine, theirs, strict=True)),
+        0.0 if mover < 0 else (1.0 if mover == seat else -1.0),
+    ]
+
+
+def evaluate(state: Any) -> list[float]:
+    """Every seat's chance to win from a determinization, as values in [-1, 1]."""
+    return [win_value(WEIGHTS, features(state, seat)) for seat in range(state.players)]

@@ -28,7 +28,6 @@ from intrigue.games.project_assassination.board import (
     BETWEEN,
     CELL,
     CELLS,
-    DISTANCE,
     ENEMY_STATS,
     GRENADE_BLOCK,
     GRENADE_DAMAGE,
@@ -44,6 +43,7 @@ from intrigue.games.project_assassination.board import (
 )
 
 from ..base import RandomSource
+from .valuation import win_value
 
 WIN = 1000.0  # a move that wins (or avoids losing) outweighs everything else
 HP_VALUE = 0.45  # one hit point is worth about half a VP
@@ -72,7 +72,8 @@ class Table:
         self.my_point = CELL[self.my["point"]]
         self.rival_point = CELL[self.their["point"]]
         self.hp = self.my["hp"]
-        self._danger: dict[int, int] = {}
+        self._danger: list[int] | None = None
+        self._steps: list[tuple[int, float] | None] | None = None
 
     # -- what hurts ---------------------------------------------------------------------------
     def clear(self, a: int, b: int) -> bool:
@@ -81,14 +82,20 @@ class Table:
 
     def danger(self, cell: int) -> int:
         """Damage the enemies deal to a player whose move ends on ``cell`` (RULINGS PA-7)."""
-        if cell not in self._danger:
-            total = 0
+        if self._danger is None:
+            # Walk out from every enemy along its lines, up to its range: a square is covered
+            # until the first obstacle, which is covered itself (nothing stands between).
+            danger = [0] * CELLS
             for ec, e in self.enemies.items():
-                reach = ENEMY_STATS[e["kind"]].range
-                d = DISTANCE[ec * CELLS + cell]
-                if not e["paralysed"] and 0 < d <= reach and self.clear(ec, cell):
-                    total += ENEMY_STATS[e["kind"]].damage
-            self._danger[cell] = total
+                if e["paralysed"]:
+                    continue
+                stats = ENEMY_STATS[e["kind"]]
+                for ray in RAYS[ec].values():
+                    for c in ray[: stats.range]:
+                        danger[c] += stats.damage
+                        if c in self.obstacles:
+                            break
+            self._danger = danger
         return self._danger[cell]
 
     def penalty(self, damage: int) -> float:
@@ -230,9 +237,7 @@ class Table:
         """Squares from which ``weapon`` would hit ``target`` (reach is symmetric on lines)."""
         kind = weapon["kind"]
         if kind == "shotgun":
-            return [
-                c for c in range(CELLS) if c != target and max(_dx(c, target), _dy(c, target)) == 1
-            ]
+            return list(AROUND[target])
         span = WEAPON_STATS[kind].range + weapon["sight"]
         out = []
         for ray in RAYS[target].values():
@@ -258,20 +263,34 @@ class Table:
             return partner
         return cell
 
-    def costs(self, start: int) -> dict[int, float]:
-        """Cheapest way from ``start`` to every square: 1 a step, plus the damage taken."""
-        best = {start: 0.0}
+    def steps(self) -> list[tuple[int, float] | None]:
+        """Per square: where a step onto it ends and the damage penalty there (None: blocked)."""
+        if self._steps is None:
+            self._steps = [
+                None if self.blocked(n) else (to, self.penalty(self.danger(to)))
+                for n in range(CELLS)
+                for to in (self.arrive(n),)
+            ]
+        return self._steps
+
+    def costs(self, start: int) -> list[float]:
+        """Cheapest way from ``start`` to every square: 1 a step, plus the damage taken
+        (``WIN`` where there is no way)."""
+        best = [WIN] * CELLS
+        best[start] = 0.0
+        steps, point = self.steps(), self.my_point
         todo = [(0.0, start)]
         while todo:
             cost, cell = heapq.heappop(todo)
-            if cost > best.get(cell, WIN) or cell == self.my_point:
+            if cost > best[cell] or cell == point:
                 continue  # the point teleports you away: a goal, not a way through
             for n in NEIGHBOURS[cell]:
-                if self.blocked(n):
+                hop = steps[n]
+                if hop is None:
                     continue
-                to = self.arrive(n)
-                step = cost + 1.0 + self.penalty(self.danger(to))
-                if step < best.get(to, WIN):
+                to, pain = hop
+                step = cost + 1.0 + pain
+                if step < best[to]:
                     best[to] = step
                     heapq.heappush(todo, (step, to))
         return best
@@ -279,7 +298,7 @@ class Table:
     def prospects(self, cell: int, goals: dict[int, float]) -> float:
         costs = self.costs(cell)
         return max(
-            (value * DISCOUNT ** costs[g] for g, value in goals.items() if g in costs),
+            (value * DISCOUNT ** costs[g] for g, value in goals.items() if costs[g] < WIN),
             default=0.0,
         )
 
@@ -290,6 +309,13 @@ def _dx(a: int, b: int) -> int:
 
 def _dy(a: int, b: int) -> int:
     return abs(a // 7 - b // 7)
+
+
+# AROUND[cell]: the (up to 8) squares touching ``cell``, in cell order.
+AROUND = tuple(
+    tuple(c for c in range(CELLS) if c != t and max(_dx(c, t), _dy(c, t)) == 1)
+    for t in range(CELLS)
+)
 
 
 # -- the policy -------------------------------------------------------------------------------
@@ -398,3 +424,56 @@ def _place(table: Table, legal: list[Action]) -> Action:
         return manhattan(cell, table.pos) * 0.7 - manhattan(cell, table.rival_pos)
 
     return max(legal, key=score)
+
+
+# -- search hooks -----------------------------------------------------------------------------
+# A weapon's worth for the evaluation: what it adds to a player's firepower.
+ARMS = {"pistol": 0.0, "uzi": 1.0, "shotgun": 1.2, "sniper": 1.5, "paralysis_pistol": 0.6}
+# Fitted by bench/fit_values.py (heuristic self-play, epsilon 0.1, max_turns=60).
+WEIGHTS = (-0.08081, 0.3939, 1.208, 0.5646, 0.06021, -0.03171, -0.005326, 0.02745, 0.3752, 0.05714)
+# Measured in docs/bots.md: search settings that beat the heuristic within ~1 s a move.
+SEARCH = {"depth": 16, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 0.0}
+
+
+def features(state: Any, seat: int) -> list[float]:
+    """What decides Project Assassination, as differences between ``seat`` and its rival.
+
+    ``state`` is a determinization; everything read here is public in this game anyway.
+    """
+    rival = 1 - seat
+    vp, hp = state.vp, state.hp
+    turns = min(state.turns / 60.0, 1.0)
+    lead = vp[seat] - vp[rival]
+
+    def arms(p: int) -> float:
+        total = 0.0
+        for w in state.slots[2 * p : 2 * p + 2]:
+            if w is not None:
+                total += ARMS[w.kind] + 0.4 * (w.sight + w.muzzle)
+        return total
+
+    def low(p: int) -> float:
+        return 1.0 if hp[p] <= 3 else 0.0
+
+    def near(p: int) -> float:
+        return 1.0 if vp[p] >= WIN_VP - 3 else 0.0
+
+    mover = state.to_move[0] if state.to_move else -1
+    return [
+        lead,
+        lead * turns,
+        (hp[seat] - hp[rival]) / MAX_HP,
+        arms(seat) - arms(rival),
+        state.boots[seat] - state.boots[rival],
+        low(seat) - low(rival),
+        near(seat) - near(rival),
+        len(state.points[seat]) - len(state.points[rival]),
+        len(state.reserve[seat]) - len(state.reserve[rival]),
+        0.0 if mover < 0 else (1.0 if mover == seat else -1.0),
+    ]
+
+
+def evaluate(state: Any) -> list[float]:
+    """Both seats' chances to win from a determinization, as values in [-1, 1]."""
+    value = win_value(WEIGHTS, features(state, 0))
+    return [value, -value]

@@ -29,9 +29,12 @@ from intrigue.games.shadows_over_japan.data import (
     NINJA_ADJ,
     NOBLE_INDEX,
     STYLE_INDEX,
+    STYLES,
 )
+from intrigue.games.shadows_over_japan.view import card_view
 
 from ..base import RandomSource
+from .valuation import win_value
 
 NP = len(KEYS)
 FAR = 8  # distances are capped here: beyond it every province is "far"
@@ -85,12 +88,46 @@ class Board:
         self.intel = {NOBLE_INDEX[n["key"]]: n["intelligence_at_capital"] for n in view["nobles"]}
         self.gold = view["players"][self.seat]["gold"]
         self.hand = you["hand"]
+        self._finish()
+
+    @classmethod
+    def from_state(cls, state: Any, seat: int) -> Board:
+        """The same board read straight from a determinization, as ``seat``'s view shows it:
+        the styles of other clans' concealed ninjas stay unknown."""
+        board = cls.__new__(cls)
+        board.seat = seat
+        board.noble = state.nobles[seat]
+        board.owner = list(state.owner)
+        board.dev = list(state.dev)
+        board.sam = list(state.sam)
+        board.army = list(state.army)
+        board.occupied = [o >= 0 for o in state.occ]
+        nin, nrev, nsty = state.nin, state.nrev, state.nsty
+        board.ninja = [
+            None
+            if nin[p] < 0
+            else {
+                "seat": nin[p],
+                "revealed": nrev[p],
+                "style": STYLES[nsty[p]] if nrev[p] or nin[p] == seat else None,
+            }
+            for p in range(NP)
+        ]
+        board.intel = dict(enumerate(state.intel_cap))
+        board.gold = state.gold[seat]
+        board.hand = [card_view(state, c) for c in state.hand[seat]]
+        board._finish()
+        return board
+
+    def _finish(self) -> None:
         self.scouts = {
             INDEX[c["key"]]
             for c in self.hand
             if c["mission"] == "scout" and NOBLE_INDEX[c["against"]] != self.noble
         }
         self.targets = self._targets()
+        self._target_set = set(self.targets)
+        self._distance: dict[int, int] = {}
 
     def mine(self, p: int) -> bool:
         ninja = self.ninja[p]
@@ -107,23 +144,34 @@ class Board:
         """Provinces worth walking to: undefended rival developments and capitals, rival
         samurai, armies to infiltrate, provinces named by Scout missions in hand."""
         found = list(self.scouts)
+        army, dev, sam, owner, ninja = self.army, self.dev, self.sam, self.owner, self.ninja
+        occupied, noble, seat = self.occupied, self.noble, self.seat
         for p in range(NP):
-            if self.mine(p):
-                continue
-            armed = self.army[p] >= 0
-            sabotage = self.dev[p] and self.sam[p] < 0 and not armed
-            duel = self.sam[p] >= 0 and not armed
-            if (self.rival(p) and (sabotage or duel)) or (
-                armed and not self.occupied[p] and self.ninja[p] is None
-            ):
-                found.append(p)
+            here = ninja[p]
+            if here is not None and here["seat"] == seat:
+                continue  # our own ninja stands there
+            armed = army[p] >= 0
+            if armed:
+                if not occupied[p] and here is None:
+                    found.append(p)  # an army to infiltrate
+            elif owner[p] != noble and (dev[p] or sam[p] >= 0):
+                found.append(p)  # a sabotage or a duel
         for n, cap in enumerate(CAPITAL_OF):
-            if n != self.noble and self.intel[n]:
+            if n != noble and self.intel[n]:
                 found.append(cap)
         return found
 
     def distance(self, p: int) -> int:
-        return min((DIST[p][t] for t in self.targets if t != p), default=FAR)
+        """Steps from ``p`` to the nearest target other than ``p`` itself (at most ``FAR``)."""
+        known = self._distance.get(p)
+        if known is None:
+            row = DIST[p]
+            if p in self._target_set:
+                known = min((row[t] for t in self.targets if t != p), default=FAR)
+            else:
+                known = min(map(row.__getitem__, self.targets), default=FAR)
+            self._distance[p] = known
+        return known
 
 
 def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
@@ -131,10 +179,15 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
     phase = view["phase"]
     if phase == "setup":
         return legal_actions[rng.randrange(len(legal_actions))]
-    board = Board(view)
+    return _decide(Board(view), phase, view["actions_left"], legal_actions, rng)
+
+
+def _decide(
+    board: Board, phase: str, actions_left: int, legal: list[Action], rng: RandomSource
+) -> Action:
     if phase == "discard":
-        return _discard(board, legal_actions, rng)
-    scored = [(_value(board, view, a), a) for a in legal_actions]
+        return _discard(board, legal, rng)
+    scored = [(_value(board, phase, actions_left, a), a) for a in legal]
     best = max(score for score, _ in scored)
     top = [a for score, a in scored if score == best]
     return top[rng.randrange(len(top))]
@@ -156,10 +209,10 @@ def _discard(board: Board, legal: list[Action], rng: RandomSource) -> Action:
     return worst[rng.randrange(len(worst))]
 
 
-def _value(board: Board, view: dict[str, Any], action: Action) -> float:
+def _value(board: Board, phase: str, actions_left: int, action: Action) -> float:
     verb, args = action.verb, action.args
     if verb == "end":
-        return 0.5 if view["phase"] == "actions" else 0.0
+        return 0.5 if phase == "actions" else 0.0
     if verb == "claim":
         return 20.0
     if verb == "steal":
@@ -177,7 +230,7 @@ def _value(board: Board, view: dict[str, Any], action: Action) -> float:
     if verb == "march":
         return _march_value(board, INDEX[args[0]], INDEX[args[1]])  # type: ignore[index]
     if verb == "extra":
-        return 1.0 if board.gold >= 3 and view["actions_left"] == 0 else -1.0
+        return 1.0 if board.gold >= 3 and actions_left == 0 else -1.0
     if verb == "recruit":
         return _recruit_value(board, INDEX[args[0]], STYLE_INDEX[args[1]])  # type: ignore[index]
     if verb == "draw":
@@ -262,3 +315,59 @@ def _recruit_value(board: Board, c: int, style: int) -> float:
     if board.sam[c] >= 0 and BEATS[style] == board.sam[c]:
         value += 0.5  # ready to fight next door's twin
     return value + 0.01 * style  # a fixed preference among equal styles
+
+
+# -- search hooks -----------------------------------------------------------------------------
+def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
+    """`choose` for ``seat`` in a determinization, reading the board from the state as the
+    seat's view shows it (saves building the whole view on every move of a rollout)."""
+    phase = state.phase
+    if phase == "setup":
+        return legal[rng.randrange(len(legal))]
+    return _decide(Board.from_state(state, seat), phase, state.actions_left, legal, rng)
+
+
+# Fitted by bench/fit_values.py (heuristic self-play, epsilon 0.1, max_turns=8, two players).
+WEIGHTS = (-0.009257, 0.5901, 1.253, 0.3839, -0.09533, 0.09057, -0.01956)
+# Measured in docs/bots.md. Most root moves look alike to the search here (the awards are
+# mostly luck), so it keeps the heuristic's move unless another is clearly better (margin).
+SEARCH = {"depth": 16, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 1.0}
+
+
+def features(state: Any, seat: int) -> list[float]:
+    """``seat``'s Noble against the best other Noble with a clan: Political Power as it would
+    be scored now (more telling as the end nears), military, economy, gold, ninjas, cards.
+
+    ``state`` is a determinization: the Nobles read here are a sample of the hidden ones.
+    """
+    if not state.nobles or state.phase == "setup":
+        return [0.0] * len(WEIGHTS)
+    rows = state.scores()
+    mine = state.nobles[seat]
+
+    def key(s: int) -> tuple[int, int, int, int]:
+        row = rows[state.nobles[s]]
+        return (row["political"], row["military"], row["economy"], state.gold[s])
+
+    rival = max((s for s in range(state.players) if s != seat), key=key)
+    theirs = state.nobles[rival]
+    honours = len(state.honour_deck) + (state.honour_up >= 0) + len(state.honour_log)
+    seasons = 2 * honours
+    if state.options["max_turns"] is not None:
+        seasons = min(seasons, state.options["max_turns"])
+    progress = min(state.round / max(seasons, 1), 1.0)
+    lead = rows[mine]["political"] - rows[theirs]["political"]
+    return [
+        lead,
+        lead * progress,
+        (rows[mine]["military"] - rows[theirs]["military"]) / 4,
+        (rows[mine]["economy"] - rows[theirs]["economy"]) / 4,
+        (state.gold[seat] - state.gold[rival]) / 4,
+        (len(state.ninjas[seat]) - len(state.ninjas[rival])) / 2,
+        (len(state.hand[seat]) - len(state.hand[rival])) / 3,
+    ]
+
+
+def evaluate(state: Any) -> list[float]:
+    """Every seat's chance to win from a determinization, as values in [-1, 1]."""
+    return [win_value(WEIGHTS, features(state, seat)) for seat in range(state.players)]

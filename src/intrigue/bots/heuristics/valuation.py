@@ -1,0 +1,19 @@
+"""Position values for search: a logistic model of the chance to win, fitted offline.
+
+A game's heuristic module may describe a determinization for a seat by a few numbers
+(``features(state, seat)``) and give weights fitted by ``bench/fit_values.py`` on games of
+its heuristic against itself: the estimated chance to win is ``sigmoid(weights . features)``,
+and the value handed to search is that chance rescaled to [-1, 1] like an outcome's returns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def win_value(weights: Sequence[float], features: Sequence[float]) -> float:
+    """``2 * sigmoid(weights . features) - 1``: -1 a sure loss, 0 even, 1 a sure win."""
+    z = sum(w * f for w, f in zip(weights, features, strict=True))
+    # tanh(z / 2) == 2 * sigmoid(z) - 1, without overflow for large |z|.
+    return math.tanh(z * 0.5)

@@ -1,0 +1,252 @@
+"""What the games' heuristic modules give the search bot: rollout policies and evaluations.
+
+The hooks only ever see determinizations, so these tests check what they compute from one:
+a rollout policy plays exactly the heuristic's move for the mover's view (it reads nothing
+the view hides) and a legal one; an evaluation gives every seat a value in [-1, 1] that says
+who is ahead; and search guided by them still decides the same when the hidden information
+it cannot see is changed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import intrigue
+from intrigue.bots import UnknownBot, make_bot
+from intrigue.bots.heuristic import SearchHooks, policy_for, search_hooks
+from intrigue.bots.heuristics.project_assassination import features as pa_features
+from intrigue.bots.ismcts import ISMCTSBot, _Node, _Search
+from intrigue.bots.match import bot_move
+from intrigue.engine import Action, Rng, State
+
+GAMES = {
+    "masquerade-murder": {"max_turns": 8},
+    "masquerade-ball": {"max_turns": 200},
+    "project-assassination": {"max_turns": 30},
+    "shadows-over-japan": {"max_turns": 4},
+}
+
+
+def positions(game_id: str, seed: int, players: int | None = None) -> list[State]:
+    """Every position of one seeded game played by the heuristic, with some random moves."""
+    state = intrigue.load(game_id).new(players, seed, **GAMES[game_id])
+    policy = policy_for(game_id)
+    assert policy is not None
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_over:
+        seen.append(state.clone())
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        if rng.random() < 0.25:
+            action = rng.choice(legal)
+        else:
+            action = policy(state.view(seat), legal, Rng(rng.getrandbits(64)))
+        state.apply(seat, action)
+    return seen
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_offers_a_policy_an_evaluation_and_settings(game_id: str) -> None:
+    hooks = search_hooks(game_id)
+    assert hooks.policy is not None and hooks.evaluate is not None
+    assert {"depth", "bias", "epsilon"} <= set(hooks.settings)
+    assert search_hooks(game_id) is hooks  # looked up once
+
+
+def test_a_game_without_heuristic_module_has_no_hooks() -> None:
+    assert search_hooks("no-such-game") == SearchHooks()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [
+        ("masquerade-murder", None),
+        ("masquerade-ball", 2),
+        ("masquerade-ball", 4),
+        ("project-assassination", None),
+        ("shadows-over-japan", 2),
+        ("shadows-over-japan", 3),
+    ],
+)
+def test_rollout_policy_plays_the_heuristic_move_for_the_view(
+    game_id: str, players: int | None
+) -> None:
+    """Same move as the heuristic on the mover's view, for the same generator: whatever the
+    policy reads from the state, it uses only what that view shows."""
+    policy, choose = search_hooks(game_id).policy, policy_for(game_id)
+    assert policy is not None and choose is not None
+    checked = 0
+    for seed in range(2):
+        for n, state in enumerate(positions(game_id, seed, players)):
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            action = policy(state, seat, legal, Rng(n))
+            assert action in legal
+            assert action == choose(state.view(seat), legal, Rng(n))
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_evaluation_gives_every_seat_a_value_in_range(game_id: str) -> None:
+    evaluate = search_hooks(game_id).evaluate
+    assert evaluate is not None
+    spread = set()
+    for state in positions(game_id, 3):
+        values = evaluate(state)
+        assert len(values) == state.players
+        assert all(-1.0 <= v <= 1.0 for v in values)
+        spread.add(round(values[0], 3))
+    assert len(spread) > 3  # it does look at the position
+
+
+@pytest.mark.parametrize("game_id", ["masquerade-ball", "project-assassination"])
+def test_two_player_evaluations_are_zero_sum(game_id: str) -> None:
+    evaluate = search_hooks(game_id).evaluate
+    assert evaluate is not None
+    for state in positions(game_id, 5)[::7]:
+        first, second = evaluate(state)
+        assert first == pytest.approx(-second)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_evaluation_is_a_function_of_the_determinization(game_id: str) -> None:
+    """A sample and its replay from the record are the same game: same values."""
+    evaluate = search_hooks(game_id).evaluate
+    assert evaluate is not None
+    for n, state in enumerate(positions(game_id, 4)[::11]):
+        seat = state.to_move[0]
+        sample = state.determinize(seat, Rng(n))
+        assert evaluate(intrigue.replay(sample.record())) == evaluate(sample)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_evaluation_favours_the_winner_late_in_the_game(game_id: str) -> None:
+    """Just before the end, the eventual winner is valued above the average seat."""
+    evaluate = search_hooks(game_id).evaluate
+    assert evaluate is not None
+    right = decided = 0
+    for seed in range(20, 36):
+        seen = positions(game_id, seed)
+        final = seen[-1].clone()
+        policy = policy_for(game_id)
+        assert policy is not None
+        seat = final.to_move[0]
+        final.apply(seat, policy(final.view(seat), final.legal_actions(seat), Rng(0)))
+        outcome = final.outcome
+        if outcome is None or not outcome.winners or len(outcome.winners) == final.players:
+            continue
+        values = evaluate(seen[max(0, len(seen) - 4)])
+        mean = sum(values) / len(values)
+        decided += 1
+        right += all(values[w] > mean for w in outcome.winners)
+    assert decided >= 5
+    assert right / decided >= 0.6
+
+
+def test_project_assassination_features_see_a_vp_lead() -> None:
+    state = intrigue.load("project-assassination").new(2, 1, max_turns=30)
+    before = search_hooks("project-assassination").evaluate(state)  # type: ignore[misc]
+    state.vp[0] = 6  # type: ignore[attr-defined]
+    state.turns = 20  # type: ignore[attr-defined]
+    after = search_hooks("project-assassination").evaluate(state)  # type: ignore[misc]
+    assert after[0] > before[0] and after[1] < before[1]
+    assert pa_features(state, 0)[0] == 6 == -pa_features(state, 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "steps"),
+    [
+        ("masquerade-ball", 2, 30),
+        ("project-assassination", 2, 25),
+        ("shadows-over-japan", 2, 40),
+        ("shadows-over-japan", 3, 60),
+    ],
+)
+def test_guided_search_is_blind_to_hidden_information(
+    game_id: str, players: int, steps: int
+) -> None:
+    """Scrambling what the seat cannot see changes neither its view nor the decision."""
+    state = positions(game_id, 7, players)[steps]
+    seat = state.to_move[0]
+    scrambled = state.determinize(seat, Rng(99))
+    assert scrambled.view(seat) == state.view(seat)
+    bot = ISMCTSBot(iterations=30)
+    real = bot_move(bot, state, seat, Rng(4))
+    assert real == bot_move(bot, scrambled, seat, Rng(4))
+    assert real in state.legal_actions(seat)
+    assert bot_move(bot, state, seat, Rng(4)) == real  # and reproducible
+
+
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
+def test_both_rollout_kinds_play_legal_moves(rollout: str) -> None:
+    state = positions("project-assassination", 2)[12]
+    seat = state.to_move[0]
+    bot = make_bot(f"ismcts:iterations=20:rollout={rollout}")
+    assert bot_move(bot, state, seat, Rng(1)) in state.legal_actions(seat)
+    assert bot.last_iterations == 20  # type: ignore[attr-defined]
+
+
+def test_an_unknown_rollout_kind_is_refused() -> None:
+    with pytest.raises(UnknownBot, match="rollout"):
+        make_bot("ismcts:rollout=psychic")
+
+
+def test_an_unknown_opponent_model_is_refused() -> None:
+    with pytest.raises(UnknownBot, match="opponents"):
+        make_bot("ismcts:opponents=mindreader")
+
+
+def seats_in_tree(node: _Node) -> set[int]:
+    found = set()
+    for child in node.children.values():
+        found |= {child.seat} | seats_in_tree(child)
+    return found
+
+
+@pytest.mark.parametrize(("opponents", "only_ours"), [("policy", True), ("tree", False)])
+def test_policy_opponents_leave_only_our_decisions_in_the_tree(
+    opponents: str, only_ours: bool
+) -> None:
+    """In the target phase the other seats' hidden choices stay out of the tree."""
+    state = positions("masquerade-murder", 1)[0]
+    seat = 2
+    bot = ISMCTSBot(iterations=80, opponents=opponents)
+    search = _Search(bot, search_hooks("masquerade-murder"), seat, random.Random(3))
+    for n in range(bot.iterations):
+        search.iterate(state.determinize(seat, Rng(n)))
+    seats = seats_in_tree(search.root)
+    assert seat in seats
+    assert (seats == {seat}) is only_ours
+
+
+def edge(visits: int, results: list[float]) -> _Node:
+    node = _Node(0)
+    node.visits = visits
+    node.total = sum(results)
+    node.squares = sum(r * r for r in results)
+    return node
+
+
+@pytest.mark.parametrize(
+    ("margin", "other_results", "expected"),
+    [
+        (0.0, [0.6, 0.5] * 10, "end"),  # no margin: the most visited move
+        (1.0, [0.8, 0.3] * 10, "draw item"),  # barely better: keep the policy's move
+        (1.0, [1.0, 0.9] * 10, "end"),  # clearly better: take it
+    ],
+)
+def test_a_margin_keeps_the_policy_move_unless_another_is_clearly_better(
+    margin: float, other_results: list[float], expected: str
+) -> None:
+    bot = ISMCTSBot(margin=margin)
+    search = _Search(bot, search_hooks("project-assassination"), 0, random.Random(0))
+    end, draw = Action("end"), Action("draw", "item")
+    search.root.children = {
+        end: edge(20, other_results),
+        draw: edge(12, [0.6, 0.4] * 6),
+    }
+    assert str(search.decide([draw, end], default=draw)) == expected
