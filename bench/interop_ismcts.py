@@ -16,7 +16,8 @@ are recorded in docs/interop.md. Needs the ``openspiel`` extra.
    the share of its seat-games won (Masquerade Murder's teams can make both bots win).
 
 Both use UCB with the same exploration (intrigue: 0.7 on returns scaled to [0, 1]; OpenSpiel:
-``uct_c`` 1.4 on returns in [-1, 1]) and random rollouts to the end of the game.
+``uct_c`` 1.4 on returns in [-1, 1]) and random rollouts to the end of the game (intrigue's
+``rollout="random"``: the plain algorithm, without the heuristic guidance of ``hard``).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def speed(game_id: str, positions: int, iterations: int) -> dict[str, float]:
     for seed in range(positions):
         state = position(game_id, seed)
         seat = state.to_move[0]
-        bot = ISMCTSBot(iterations=iterations, exploration=EXPLORATION)
+        # Masquerade Murder's belief tables are computed at a position's first determinization
+        # and cached for the process: pay that before timing, or whichever bot ran first would.
+        state.determinize(seat, Rng(seed))
+        bot = ISMCTSBot(iterations=iterations, exploration=EXPLORATION, rollout="random")
         start = time.perf_counter()
         bot_move(bot, state, seat, Rng(seed))
         own_time += time.perf_counter() - start
@@ -95,7 +99,7 @@ def play(game_id: str, seconds: float, os_simulations: int, seed: int, own_seats
     state = game.new_initial_state()
     for byte in adapter.seed_bytes(random.Random(seed).getrandbits(64)):
         state.apply_action(byte)
-    own = ISMCTSBot(iterations=10**9, seconds=seconds, exploration=EXPLORATION)
+    own = ISMCTSBot(iterations=10**9, seconds=seconds, exploration=EXPLORATION, rollout="random")
     other = openspiel_bot(game, os_simulations, seed)
     rng = Rng(seed)
     while not state.is_terminal():
@@ -144,7 +148,11 @@ def main() -> None:
     results = {}
     for game_id in args.game or ["project-assassination", "masquerade-murder"]:
         rates = speed(game_id, args.positions, args.iterations)
-        duel = head_to_head(game_id, args.games, args.seconds, rates["openspiel_it_per_s"])
+        duel = (  # --games 0: speed only
+            head_to_head(game_id, args.games, args.seconds, rates["openspiel_it_per_s"])
+            if args.games > 0
+            else {}
+        )
         results[game_id] = {**rates, **duel}
         print(json.dumps({game_id: results[game_id]}), flush=True)
 
