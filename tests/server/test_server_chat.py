@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,6 +13,7 @@ from server_driver import TIMEOUT, Player, ThreadServer, create_table, is_over
 from intrigue.server.chat import CHAT_BURST, MAX_CHARS
 from intrigue.server.config import Settings
 from intrigue.server.db import MessageRecord, Store
+from intrigue.server.timesource import FakeTime
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 INJECTION = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
@@ -347,3 +350,25 @@ def test_injection_shows_as_text_and_whispers_stay_private_in_the_browser(browse
         assert "duke's table" not in watcher.inner_text("body")
     finally:
         context.close()
+
+
+def test_chat_lines_are_dated_by_the_servers_time_source(tmp_path: Path) -> None:
+    """Like moves and tables, a chat line carries the server's time (a fake clock here)."""
+    fake = FakeTime(datetime(2031, 5, 4, 12, 0, tzinfo=UTC))
+    server = ThreadServer(
+        Settings(database_url=f"sqlite:///{tmp_path / 'dated.sqlite3'}", time=fake)
+    ).start()
+    try:
+        table = create_table(server.url, seats=["human"] * 5)
+        player = Player(server.ws_url, table["id"], table["links"][0]["token"])
+        try:
+            player.sync()
+            player.send({"type": "say", "text": "what time is it?"})
+            (line,) = chat_lines(read_until(player, says("what time is it?")))
+            assert datetime.fromisoformat(line["created"]) == fake.now()
+        finally:
+            player.close()
+        (stored,) = server.hub.store.messages(table["id"])
+        assert stored.created.replace(tzinfo=UTC) == fake.now()
+    finally:
+        server.stop()

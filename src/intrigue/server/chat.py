@@ -136,7 +136,13 @@ class TableChat:
             step = len(table.state.history)
             try:
                 line = await asyncio.to_thread(
-                    self.store.add_message, self.table_id, client.seat, to, text, step
+                    self.store.add_message,
+                    self.table_id,
+                    client.seat,
+                    to,
+                    text,
+                    step,
+                    table.settings.time.now(),
                 )
             except Exception as exc:
                 log_store_failure(exc, "table %s: could not store a chat line", self.table_id)

@@ -393,12 +393,24 @@ class Store:
             )
 
     def add_message(
-        self, table_id: str, seat: int, to_seat: int | None, text: str, step: int
+        self,
+        table_id: str,
+        seat: int,
+        to_seat: int | None,
+        text: str,
+        step: int,
+        created: datetime | None = None,
     ) -> MessageRecord:
-        """Commit one chat line (a whisper if ``to_seat`` is set) and return it as stored."""
+        """Commit one chat line (a whisper if ``to_seat`` is set) and return it as stored;
+        ``created`` is the server's time (default: the wall clock)."""
         with self.writing() as session:
             row = MessageRow(
-                table_id=table_id, seat=seat, to_seat=to_seat, text=text, step=step, created=now()
+                table_id=table_id,
+                seat=seat,
+                to_seat=to_seat,
+                text=text,
+                step=step,
+                created=created or now(),
             )
             session.add(row)
             session.flush()  # assigns the id
