@@ -23,7 +23,7 @@ from intrigue.engine import InvalidOption, UnknownGame
 from .chat import CHAT_TYPES
 from .clock import CLOCK_TYPES, clock_settings
 from .config import Settings
-from .db import DB_UNAVAILABLE, Store
+from .db import DB_UNAVAILABLE, Store, driver_words
 from .leave import LEAVE, leave_seat, still_seated
 from .live import Client, Hub, LiveTable
 from .openapi import document_errors
@@ -84,8 +84,11 @@ def create_app(settings: Settings) -> FastAPI:
 
 async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
     """503 with a sentence, not a bare 500, while the database is out of reach."""
-    cause = getattr(exc, "orig", None) or exc  # the driver's own words, not the SQL
-    log.warning("a request failed: the database is unavailable (%s: %s)", type(exc).__name__, cause)
+    log.warning(
+        "a request failed: the database is unavailable (%s: %s)",
+        type(exc).__name__,
+        driver_words(exc),
+    )
     return JSONResponse({"detail": DB_DOWN}, status_code=503)
 
 

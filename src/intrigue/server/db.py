@@ -182,12 +182,16 @@ class TableRecord:
 DB_UNAVAILABLE = (OperationalError, InterfaceError)
 
 
+def driver_words(exc: BaseException) -> BaseException:
+    """The database driver's own error under SQLAlchemy's (its message without the SQL)."""
+    return getattr(exc, "orig", None) or exc
+
+
 def log_store_failure(exc: BaseException, message: str, *args: object) -> None:
     """Log a write the database refused: a one-line warning for an outage (it happens and
     heals; bots and clocks retry every second), a traceback for anything else (a bug)."""
     if isinstance(exc, DB_UNAVAILABLE):
-        cause = getattr(exc, "orig", None) or exc  # the driver's words, without the SQL
-        log.warning(message + " (the database is unavailable: %s)", *args, cause)
+        log.warning(message + " (the database is unavailable: %s)", *args, driver_words(exc))
     else:
         log.error(message, *args, exc_info=exc)
 

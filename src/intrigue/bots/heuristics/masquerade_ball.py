@@ -28,7 +28,7 @@ from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, verdict
 from intrigue.games.masquerade_ball.rules import ATTACKING, IN_BALL
 
 from ..base import RandomSource
-from .valuation import win_value
+from .valuation import per_seat_evaluation
 
 LABEL_RANK = {label: rank for rank, label in RANK_LABELS.items()}
 # How much a card is worth keeping (strength in the Circle and its ability).
@@ -368,6 +368,4 @@ def features(state: Any, seat: int) -> list[float]:
     ]
 
 
-def evaluate(state: Any) -> list[float]:
-    """Every seat's chance to win from a determinization, as values in [-1, 1]."""
-    return [win_value(WEIGHTS, features(state, seat)) for seat in range(state.players)]
+evaluate = per_seat_evaluation(WEIGHTS, features)

@@ -18,7 +18,7 @@ from intrigue.engine import Action
 from intrigue.games.masquerade_murder.resolution import ASSASSIN, DUKE, ROLE_NAMES, SEDUCTRESS
 
 from ..base import RandomSource
-from .valuation import win_value
+from .valuation import per_seat_evaluation
 
 # For each role: how much a GREEN / RED result on a seat says "this seat is worth targeting".
 EVIDENCE = {
@@ -203,6 +203,4 @@ def features(state: Any, seat: int) -> list[float]:
     ]
 
 
-def evaluate(state: Any) -> list[float]:
-    """Every seat's chance to win from a determinization, as values in [-1, 1]."""
-    return [win_value(WEIGHTS, features(state, seat)) for seat in range(state.players)]
+evaluate = per_seat_evaluation(WEIGHTS, features)

@@ -34,7 +34,7 @@ from intrigue.games.shadows_over_japan.data import (
 from intrigue.games.shadows_over_japan.view import card_view
 
 from ..base import RandomSource
-from .valuation import win_value
+from .valuation import per_seat_evaluation
 
 NP = len(KEYS)
 FAR = 8  # distances are capped here: beyond it every province is "far"
@@ -368,6 +368,4 @@ def features(state: Any, seat: int) -> list[float]:
     ]
 
 
-def evaluate(state: Any) -> list[float]:
-    """Every seat's chance to win from a determinization, as values in [-1, 1]."""
-    return [win_value(WEIGHTS, features(state, seat)) for seat in range(state.players)]
+evaluate = per_seat_evaluation(WEIGHTS, features)

@@ -9,7 +9,8 @@ and the value handed to search is that chance rescaled to [-1, 1] like an outcom
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def win_value(weights: Sequence[float], features: Sequence[float]) -> float:
@@ -17,3 +18,15 @@ def win_value(weights: Sequence[float], features: Sequence[float]) -> float:
     z = sum(w * f for w, f in zip(weights, features, strict=True))
     # tanh(z / 2) == 2 * sigmoid(z) - 1, without overflow for large |z|.
     return math.tanh(z * 0.5)
+
+
+def per_seat_evaluation(
+    weights: Sequence[float], features: Callable[[Any, int], Sequence[float]]
+) -> Callable[[Any], list[float]]:
+    """``evaluate(state)``: every seat's `win_value` of its own features of the state."""
+
+    def evaluate(state: Any) -> list[float]:
+        """Every seat's chance to win from a determinization, as values in [-1, 1]."""
+        return [win_value(weights, features(state, seat)) for seat in range(state.players)]
+
+    return evaluate
