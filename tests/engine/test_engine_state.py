@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from engine_toy import TOY, ToyState
 
@@ -201,6 +203,20 @@ def test_events_since_returns_the_tail() -> None:
     assert [e["kind"] for e in tail] == ["added"]
     assert state.events(0) == state.events(0, since=0)
     assert state.events(0)[-len(tail) :] == tail
+
+
+def test_events_since_counts_positions_in_the_full_log_not_in_the_seats_list() -> None:
+    # Three private "secret" entries (one per seat) come before "start": each seat sees one of
+    # them, so its own list is shorter than the log, and `since` indexes the log.
+    state = TOY.new(players=3, seed=4)
+    assert len(state.events(0)) < state.log_length
+    assert [e["kind"] for e in state.events(0, since=3)] == ["start"]
+    mine = state.events(2)
+    assert [e["kind"] for e in mine] == ["secret", "start"]
+    assert state.events(2, since=1) == mine != mine[1:]  # entry 1 is seat 1's secret
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| `state.events("))
+    assert "log_length" in row  # the docs say what `since` counts
 
 
 # -- clone, history, record -------------------------------------------------------------------

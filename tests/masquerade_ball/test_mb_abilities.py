@@ -217,3 +217,14 @@ def test_mb41_two_acting_cards_of_one_rank_each_invoke_once() -> None:
     assert "spy f6" in legal(state)  # the second Spy still has its ability
     play(state, "spy f6")
     assert not any(a.startswith("spy") for a in legal(state))
+
+
+def test_three_attacks_in_one_turn_inspected_played_and_delivered() -> None:
+    # The docs once said "two attacks per turn": a Nun delivery adds a third.
+    state = position(
+        "0:k@c4", "0:2@hand", "0:q@a1", "1:j@c5", "1:8@d4", "1:9@e5", "1:k@f7", first=0
+    )
+    play(state, "inspect c4", "play 0", "place d3", "move c4 c5", "move d3 d4")
+    play(state, "deliver a1", "drop e5", "end")
+    verdicts = events(state, None, "verdict")
+    assert [v["square"] for v in verdicts] == ["c5", "d4", "e5"]

@@ -172,3 +172,29 @@ def test_mb30_there_is_no_west_courtroom_to_enter() -> None:
     assert not any(a.startswith("drop w") for a in legal(state))
     with pytest.raises(InvalidOption, match="no courtroom"):
         position("0:k@wc3", "1:k@ec1", players=3)
+
+
+# -- MB-45: a side emptied in another's turn falls vacant right after the verdicts --------------
+
+
+def _north_delivers_its_queen_onto_east_last_card(*others: str):
+    # The Nun cannot move (nc2 is taken) and delivers the Queen onto East's only card, a 10.
+    state = four("0:2@nc3", "0:k@nc2", "0:q@nc1", "1:10@ea3", *others, max_turns=1)
+    play(state, "inspect nc3", "deliver nc1", "drop ea3", "end")
+    return state
+
+
+def test_mb45_a_side_emptied_in_another_turn_falls_vacant_before_the_cap() -> None:
+    state = _north_delivers_its_queen_onto_east_last_card("2:k@sc1", "3:k@wc1")
+    assert state.is_over and state.outcome.capped
+    out = [e for e in state.events(None) if e["kind"] in ("vacant", "eliminated")]
+    assert out == [
+        {"kind": "vacant", "side": 1, "seat": 1},
+        {"kind": "eliminated", "seat": 1},
+    ]
+
+
+def test_mb45_the_last_side_standing_wins_before_the_cap() -> None:
+    state = _north_delivers_its_queen_onto_east_last_card()
+    assert state.is_over and not state.outcome.capped and state.outcome.winners == (0,)
+    assert "MB-29" in state.outcome.reason

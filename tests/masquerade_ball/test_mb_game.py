@@ -155,3 +155,39 @@ def test_every_legal_action_is_in_the_table_and_round_trips() -> None:
         assert game.parse_action(str(action)) == action
     assert "end" in {str(a) for a in game.action_table}
     assert legal(dealt())
+
+
+def _last_card_lost(**options: object):
+    # South's Jack attacks North's Queen on c3 and is imprisoned: South has nothing left.
+    state = position("0:q@c3", "0:k@a1", "1:j@c4", first=1, **options)
+    play(state, "inspect c4", "move c4 c3", "end")
+    return state
+
+
+def test_mb23_a_side_left_with_nothing_loses_right_after_the_verdicts() -> None:
+    state = _last_card_lost()
+    assert state.is_over and state.outcome.winners == (0,)
+    assert "MB-23" in state.outcome.reason
+    # North never gets a release window in which it could revive South's Jack
+    assert not any(e["kind"] == "turn" and e["seat"] == 0 for e in state.events(None))
+
+
+def test_mb23_comes_before_the_cap() -> None:
+    state = _last_card_lost(max_turns=1)
+    assert state.is_over and not state.outcome.capped and state.outcome.winners == (0,)
+
+
+def test_mb23_the_side_that_loses_its_last_card_attacking_loses_in_its_own_turn() -> None:
+    state = position("0:q@c3", "0:j@e3", "1:2@d4", "1:k@f7", first=0)
+    # North's Queen is imprisoned by the Nun (Church beats Royalty); its Jack is left.
+    play(state, "inspect c3", "move c3 d4", "end")
+    assert not state.is_over
+    state = position("0:j@c4", "1:q@c5", "1:k@f7", first=0)
+    play(state, "inspect c4", "move c4 c5", "end")  # the Jack is imprisoned: North is empty
+    assert state.is_over and state.outcome.winners == (1,)
+
+
+def test_mb23_both_sides_emptied_by_a_tie_is_a_draw() -> None:
+    state = position("0:k@c4", "1:k@c5", first=0)
+    play(state, "inspect c4", "move c4 c5", "end")
+    assert state.is_over and state.outcome.winners == () and not state.outcome.capped

@@ -254,3 +254,23 @@ def test_only_acting_cards_move() -> None:
     play(state, "inspect c3")
     with pytest.raises(IllegalAction):
         play(state, "move e3 e4")
+
+
+def test_mb35_a_card_that_moved_cannot_be_swapped_on() -> None:
+    # The reproduction: the King moved b2 -> c1; the played Queen may not swap with it,
+    # which would carry it on to d2 (a second change of square in one turn).
+    state = position("0:k@b2", "0:q@hand", "1:q@d7", "1:k@c7")
+    play(state, "inspect b2", "play 0", "place d2", "move b2 c1")
+    assert "swap d2 c1" not in legal(state)
+    with pytest.raises(IllegalAction, match="already changed square"):
+        play(state, "swap d2 c1")
+    assert state.rank_at("c1") == "K" and state.rank_at("d2") == "Q"
+
+
+def test_mb35_a_played_card_that_moved_cannot_be_swapped_on_either() -> None:
+    # The mirror case: the played card moves onto the throne first, then the inspected card
+    # would swap with it.
+    state = position("0:k@b2", "0:q@hand", "1:q@d7", "1:k@c7")
+    play(state, "inspect b2", "play 0", "place d2", "move d2 c1")
+    assert "swap b2 c1" not in legal(state)
+    assert "move b2 b1" in legal(state)  # the inspected card may still make its own move

@@ -269,7 +269,9 @@ class State(ABC):
         """The game-specific part of `view`: the single place where secrets are redacted."""
 
     def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The game log from ``since`` on, as ``seat`` saw it (``None``: public events only)."""
+        """The game log from ``since`` on, as ``seat`` saw it (``None``: public events only).
+
+        ``since`` is a position in the full log (see `log_length`), not in the seat's list."""
         if seat is not None:
             self._check_seat(seat)
         return [

@@ -538,8 +538,8 @@ class BallState(State):
             elif ctrl[owner[o]] != me:
                 if not pending or o not in self._attacked():
                     found.append((d, 1))
-            elif swap_ok and owner[o] == self.ent and d in links:
-                found.append((d, 2))
+            elif swap_ok and owner[o] == self.ent and d in links and not self._moved(o):
+                found.append((d, 2))  # the partner changes square too: once a turn (MB-35)
         if rank in ARISTOCRACY:
             for throne, vias in table.composite[pos]:
                 if any(board[v] == EMPTY for v in vias):
@@ -551,6 +551,10 @@ class BallState(State):
         if self.zone and self.geo.local[pos][0] == 2:
             found += self._into_ball_targets(cid)
         return found
+
+    def _moved(self, cid: int) -> bool:
+        """Whether a card already changed square this turn (moved, swapped or delivered)."""
+        return bool(self.acts.get(cid, 0) & F_MOVED)
 
     def _move_actions(self, cid: int, flags: int, out: list[Action]) -> None:
         src = self._place_of(cid)
@@ -636,11 +640,8 @@ class BallState(State):
     def _deliverable(self) -> list[tuple[int, int]]:
         """(place, card) of own cards the Nun may deliver: on the board, not yet moved."""
         e = self.ent
-        acts = self.acts
         return [
-            (p, c)
-            for p, c in self._board_places()
-            if self.owner[c] == e and not acts.get(c, 0) & F_MOVED
+            (p, c) for p, c in self._board_places() if self.owner[c] == e and not self._moved(c)
         ]
 
     def _drop_places(self, cid: int) -> list[int]:
@@ -783,6 +784,8 @@ class BallState(State):
             return "only a card in the ballroom rotates, once a turn"
         dst = str(action.args[1])
         other = self._card_named(dst)
+        if action.verb == "swap" and other != EMPTY and self._moved(other):
+            return "the card on that square has already changed square this turn: once a turn"
         if other != EMPTY and not self._is_enemy(other):
             return "that square holds your own card (swaps: a step and a throne of your courtroom)"
         if other != EMPTY and other in self._attacked():
@@ -1040,6 +1043,8 @@ class BallState(State):
         self.acts = {}
         self.turns += 1
         self._emit("untap", seat=seat)
+        if self._drop_empty_sides():
+            return
         conquests = self._check_thrones()
         if conquests and self.players == 2:
             self._end_game({seat}, f"{self._side(self.ent)} held the enemy throne for a full turn")
@@ -1252,6 +1257,32 @@ class BallState(State):
             if self.phase == OVER:
                 return
         self._end_game(set(), "nobody has a card left")
+
+    def _drop_empty_sides(self) -> bool:
+        """MB-23, MB-45: right after the verdicts, before anything else (conquests, the cap, a
+        release that could revive it), every side left with no card on the board or in hand
+        loses; whether that ended the game."""
+        empty = [
+            e
+            for e in range(self.players)
+            if self.ctrl[e] != NOBODY and not self.hand[e] and not self._on_board(e)
+        ]
+        if not empty:
+            return False
+        if self.players == 2:
+            names = " and ".join(self._side(e) for e in empty)
+            winners = {self.ctrl[e] for e in range(2) if e not in empty}
+            verb = "have" if len(empty) > 1 else "has"
+            self._end_game(winners, f"{names} {verb} no card left (MB-23)")
+            return True
+        for e in empty:
+            self._eliminate_empty(e)
+            if self.phase == OVER:
+                return True
+        if all(c == NOBODY for c in self.ctrl):
+            self._end_game(set(), "nobody has a card left")
+            return True
+        return False
 
     def _eliminate_empty(self, e: int) -> None:
         """Four players: a side with no card left is vacant; a seat with no side left is out."""
