@@ -65,12 +65,12 @@ except ImportError:  # pragma: no cover
 
 SEATS = 5
 GAME = "masquerade-murder"
-# As `intrigue.server.run.serve` runs one process, less its banner and the rate limit.
+# As `intrigue.server.transport.run.serve` runs one process, less its banner and the rate limit.
 SERVER_SCRIPT = """
 import sys, uvicorn
 from intrigue.server.config import Settings, normalise_database_url
-from intrigue.server.run import uvicorn_config
-from intrigue.server.tuning import tune_process
+from intrigue.server.transport.run import uvicorn_config
+from intrigue.server.transport.tuning import tune_process
 settings = Settings(database_url=normalise_database_url(sys.argv[1]), bot_delay=0,
                     rate_per_second=1e9, rate_burst=10**9)
 server = uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning"))

@@ -36,7 +36,7 @@ from websockets.sync.client import ClientConnection, connect
 from intrigue.bots import make_bot
 from intrigue.engine import Action, Rng
 from intrigue.server.config import Settings
-from intrigue.server.run import uvicorn_config
+from intrigue.server.transport.run import uvicorn_config
 
 OUT = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"

@@ -21,8 +21,8 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from intrigue.server.config import Settings
-from intrigue.server.live import Hub
-from intrigue.server.run import uvicorn_config
+from intrigue.server.tables.hub import Hub
+from intrigue.server.transport.run import uvicorn_config
 
 # Generous bounds so a slow machine never fails a test; no assertion depends on timing.
 TIMEOUT = 20.0

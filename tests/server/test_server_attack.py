@@ -39,10 +39,10 @@ from wire_secrets import PrivateLog, Watcher
 
 import intrigue
 from intrigue.server.config import Settings
-from intrigue.server.db import Store
-from intrigue.server.leave import has_left, left_mark
-from intrigue.server.live import hash_token
-from intrigue.server.protocol import game_message
+from intrigue.server.storage.db import Store
+from intrigue.server.tables.leave import has_left, left_mark
+from intrigue.server.tables.messages import game_message
+from intrigue.server.tables.seats import hash_token
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 STATIC = Path(intrigue.__file__).parent / "server" / "static"

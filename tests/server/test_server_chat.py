@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from server_driver import TIMEOUT, Player, ThreadServer, create_table, is_over
 
-from intrigue.server.chat import CHAT_BURST, MAX_CHARS
 from intrigue.server.config import Settings
-from intrigue.server.db import MessageRecord, Store
+from intrigue.server.storage.db import MessageRecord, Store
+from intrigue.server.tables.chat import CHAT_BURST, MAX_CHARS
 from intrigue.server.timesource import FakeTime
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings
-from intrigue.server.db import ActionRow, SeatRow, Store
+from intrigue.server.storage.db import ActionRow, SeatRow, Store
 from intrigue.server.timesource import FakeTime
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -62,7 +62,7 @@ from websockets.sync.client import connect
 import intrigue
 from intrigue.engine import Record, State
 from intrigue.server.config import Settings, normalise_database_url
-from intrigue.server.db import Store, TableRecord
+from intrigue.server.storage.db import Store, TableRecord
 from intrigue.server.timesource import FakeTime
 
 SAVE_FAILED = "the server could not save this move, so it was not played; retry"

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 
 import intrigue
 from intrigue.engine import game_ids
-from intrigue.server.db import Base, Store
+from intrigue.server.storage.db import Base, Store
 
 
 def test_games_lists_every_registered_game(server):

@@ -21,7 +21,7 @@ from wire_secrets import SECRET_CHECKS, PrivateLog, Watcher
 import intrigue
 from intrigue.engine import State
 from intrigue.server.config import Settings
-from intrigue.server.protocol import game_message
+from intrigue.server.tables.messages import game_message
 
 # (game, players, options, games): caps keep random games to a few dozen/hundred moves.
 CASES = [

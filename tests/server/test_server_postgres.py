@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings, normalise_database_url
-from intrigue.server.db import Base, Store
+from intrigue.server.storage.db import Base, Store
 
 DEFAULT_URL = "postgresql+psycopg://127.0.0.1:5432/test"
 

@@ -16,10 +16,18 @@ from server_driver import TIMEOUT, Player, ThreadServer, create_table, first_act
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from intrigue.server import rematch
 from intrigue.server.config import Settings
-from intrigue.server.db import HUMAN, OVER, SeatRecord, SeatRow, Store, TableRecord, TableRow
-from intrigue.server.rematch import Plan, commit_rematch, read_rematch
+from intrigue.server.storage.db import (
+    HUMAN,
+    OVER,
+    SeatRecord,
+    SeatRow,
+    Store,
+    TableRecord,
+    TableRow,
+)
+from intrigue.server.tables import rematch
+from intrigue.server.tables.rematch import Plan, commit_rematch, read_rematch
 from intrigue.server.timesource import FakeTime
 
 FIVE = ["human", "human", "easy", "medium", "hard"]

@@ -6,7 +6,7 @@ from server_driver import Player, ProcessServer, create_table, first_action, is_
 
 import intrigue
 from intrigue.engine import Record
-from intrigue.server.db import Store, TableRecord
+from intrigue.server.storage.db import Store, TableRecord
 
 
 def load(db_url: str, table_id: str) -> TableRecord | None:

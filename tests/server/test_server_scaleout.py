@@ -34,7 +34,7 @@ from sqlalchemy.engine import make_url
 import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings, normalise_database_url
-from intrigue.server.db import Store
+from intrigue.server.storage.db import Store
 
 redis = pytest.importorskip("redis", reason="the redis package is missing")
 

@@ -26,9 +26,9 @@ from server_driver import (
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from intrigue.server.app import CLOSE_TOO_SLOW
 from intrigue.server.config import Settings
-from intrigue.server.live import LiveTable
+from intrigue.server.tables.table import LiveTable
+from intrigue.server.transport.websocket import CLOSE_TOO_SLOW
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 JUNK = json.dumps({"type": "act", "action": "x" * 3900})  # answered by a ~4 KB error

@@ -1,5 +1,5 @@
-"""Group commit (`intrigue.server.writer`): many moves per transaction, none heard of before its
-row is committed, and a refused row refuses only its own move."""
+"""Group commit (`intrigue.server.storage.writer`): many moves per transaction, none heard of
+before its row is committed, and a refused row refuses only its own move."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from intrigue.server.db import (
+from intrigue.server.storage.db import (
     OVER,
     PLAYING,
     ActionWrite,
@@ -20,7 +20,7 @@ from intrigue.server.db import (
     TableRow,
     now,
 )
-from intrigue.server.writer import ActionWriter
+from intrigue.server.storage.writer import ActionWriter
 
 
 def make_store(tmp_path: Path, tables: int) -> Store:

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings
-from intrigue.server.db import Store
+from intrigue.server.storage.db import Store
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 MESSAGE_KEYS = {"type", "seat", "view", "events", "event_texts", "legal_actions"}

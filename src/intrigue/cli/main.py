@@ -247,7 +247,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             choose_database_url,
             choose_redis,
         )
-        from intrigue.server.run import serve
+        from intrigue.server.transport.run import serve
     except ImportError as exc:
         raise UsageError(
             f"the server needs its extra: pip install 'intrigue[server]' ({exc})"

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -20,24 +17,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 import intrigue
 from intrigue.engine import InvalidOption, UnknownGame
 
-from .chat import CHAT_TYPES
-from .clock import CLOCK_TYPES, clock_settings
-from .config import Settings
-from .db import DB_UNAVAILABLE, Store, driver_words
-from .leave import LEAVE, leave_seat, still_seated
-from .live import Client, Hub, LiveTable
+from ..config import Settings
+from ..scaleout.bus import make_bus
+from ..storage.db import DB_DOWN, DB_UNAVAILABLE, Store, driver_words
+from ..tables.clock import clock_settings
+from ..tables.hub import Hub
+from ..tables.rematch import Rematches
+from ..tables.table import LiveTable
 from .openapi import document_errors
-from .protocol import ClientError, encode, read_act, read_message
-from .rematch import REMATCH
 from .replays import add_replay_routes
 from .together import add_together
+from .websocket import add_websocket
 
-STATIC = Path(__file__).with_name("static")
-# WebSocket close codes (4000-4999 are for applications).
-CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
-CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
-CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
-DB_DOWN = "the database is unavailable right now, so nothing was saved; retry in a moment"
+# The web client's pages and scripts.
+STATIC = Path(__file__).parent.parent / "static"
 log = logging.getLogger("intrigue.server")
 
 
@@ -60,6 +53,12 @@ class CreateTable(BaseModel):
 def create_app(settings: Settings) -> FastAPI:
     """The server for ``settings``; the database is migrated and games restored at start-up."""
     hub = Hub(Store(settings.database_url), settings)
+    # Scale-out: several processes sharing the database, woken through Redis (or None).
+    bus = make_bus(hub, settings.redis_url, settings.redis_prefix)
+    hub.bus = bus
+    rematches = Rematches(hub)
+    if bus is not None:  # rematches started on another process reach players here
+        bus.rematches = rematches
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -69,6 +68,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="intrigue", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
+    app.state.rematches = rematches
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _bad_request)  # type: ignore[arg-type]
     for unavailable in DB_UNAVAILABLE:
@@ -76,8 +76,8 @@ def create_app(settings: Settings) -> FastAPI:
     _add_pages(app)
     add_replay_routes(app, hub, STATIC / "replay.html")
     _add_api(app, hub)
-    add_together(app, hub, STATIC)  # table screen, "your tables", rematches
-    _add_websocket(app, hub, settings)
+    add_together(app, hub, STATIC)  # table screen, "your tables"
+    add_websocket(app, hub, settings)
     document_errors(app)  # /openapi.json tells the 400/404/409/503 answers, not FastAPI's 422
     return app
 
@@ -154,98 +154,3 @@ def _created(table: LiveTable, tokens: dict[int, str], base: str) -> dict[str, A
         for seat, token in sorted(tokens.items())
     ]
     return {**table.info(), "links": links, "spectate": f"{base}/table/{table.id}"}
-
-
-def _add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
-    @app.websocket("/ws/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await websocket.accept()
-        try:
-            table = await hub.get(table_id)
-        except DB_UNAVAILABLE:
-            await _refuse(websocket, DB_DOWN, CLOSE_TRY_LATER)
-            return
-        if table is None:
-            await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
-            return
-        seat = None if token is None else table.seat_for_token(token)
-        if token is not None and seat is None:
-            await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
-            return
-        await _serve_client(websocket, table, seat, settings)
-
-
-async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
-    await websocket.send_text(json.dumps({"type": "error", "message": text}))
-    await websocket.close(code=code, reason=text[:100])
-
-
-async def _serve_client(
-    websocket: WebSocket, table: LiveTable, seat: int | None, settings: Settings
-) -> None:
-    """Sync the client, then read its messages until it leaves."""
-
-    async def send(message: dict[str, Any]) -> None:
-        await websocket.send_text(encode(message))
-
-    client = Client(send, seat, settings)
-
-    async def deliver() -> None:
-        await client.pump()
-        if client.dropped:
-            await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
-        elif client.revoked:  # its seat was given up: the link opens nothing any more
-            await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
-
-    pump = asyncio.create_task(deliver())
-    table.join(client)
-    try:
-        token = websocket.query_params.get("token")  # kept to derive its rematch link
-        await websocket.app.state.rematches.joined(table, client, token)
-        await _read_loop(websocket, table, client, settings)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        table.leave(client)
-        with contextlib.suppress(Exception):
-            await pump
-
-
-async def _read_loop(
-    websocket: WebSocket, table: LiveTable, client: Client, settings: Settings
-) -> None:
-    while not client.closed:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect" or client.closed:
-            return  # (closed: the server let the connection go while it was waiting)
-        if not still_seated(table, client):
-            return  # its seat was given up (on another process): the link is closed
-        if not client.limiter.allow():
-            client.error("too many messages; slow down")
-            continue
-        try:
-            raw = message.get("text")
-            data = read_message(
-                raw if raw is not None else message.get("bytes"), settings.max_message_bytes
-            )
-            if data.get("type") in CHAT_TYPES:
-                await table.chat.post(table, client, data)
-                continue
-            if data.get("type") in CLOCK_TYPES:
-                await table.clock.receive(client, data)
-                continue
-            if data.get("type") == REMATCH:
-                await websocket.app.state.rematches.request(table, client)
-                continue
-            if data.get("type") == LEAVE:
-                await leave_seat(table, client)
-                continue
-            action = read_act(data, client.seat)
-        except ClientError as exc:
-            client.error(str(exc))
-            continue
-        except DB_UNAVAILABLE:  # a vote, reclaim, rematch... that could not be stored
-            log.warning("table %s: a request failed: the database is unavailable", table.id)
-            client.error(DB_DOWN)
-            continue
-        await table.act(client, action)

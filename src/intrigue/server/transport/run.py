@@ -10,8 +10,7 @@ import uvicorn
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
-from .app import create_app
-from .config import (
+from ..config import (
     BOT_DELAY_ENV,
     DATABASE_ENV,
     REDIS_ENV,
@@ -21,6 +20,7 @@ from .config import (
     choose_database_url,
     choose_redis,
 )
+from .app import create_app
 from .tuning import tune_process
 
 
@@ -67,7 +67,7 @@ def serve_workers(settings: Settings, host: str, port: int, workers: int) -> int
     os.environ[REDIS_ENV] = settings.redis_url or ""
     os.environ[REDIS_PREFIX_ENV] = settings.redis_prefix
     uvicorn.run(
-        "intrigue.server.run:worker_app",
+        "intrigue.server.transport.run:worker_app",
         factory=True,
         host=host,
         port=port,

@@ -5,8 +5,9 @@ key lets exactly one row in per ordinal, whichever process offers it first. A pr
 table's state as a replay of the stored rows 0..n-1 and only ever offers row n; so if its
 insert conflicts, another process stored row n first and this one is behind. It then reads the
 rows it misses, plays them in order on clones of its state and tells its own connections, as if
-the moves had been made here (`apply_missing`). The same happens when the bus says that another
-process stored a move (`catch_up`), and periodically, which repairs a lost bus message.
+the moves had been made here (`LiveTable.apply_missing`). The same happens when the bus says
+that another process stored a move (`catch_up`), and periodically, which repairs a lost bus
+message.
 
 Chat lines and stand-in bots are kept the same way: `deliver_lines` adds lines said on another
 process, `refresh_seats` rereads who plays each seat (stand-ins, seat links claimed for a
@@ -18,60 +19,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING
 
 from sqlalchemy import func, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .chat import line_message, may_read
-from .clock import aware
-from .db import ActionRow, MessageRecord, MessageRow, SeatRow, Store
-
-if TYPE_CHECKING:
-    from .live import LiveTable
+from ..storage.db import ActionRow, MessageRecord, MessageRow, SeatRow, Store
+from ..tables.chat import line_message, may_read
+from ..tables.table import LiveTable
 
 log = logging.getLogger("intrigue.server")
 
 
-@dataclass(frozen=True)
-class StoredAction:
-    seat: int
-    action: str
-    auto: str | None  # why the server moved for a human seat, if it did
-    created: datetime
-
-
-def is_conflict(exc: BaseException) -> bool:
-    """Whether a failed insert means the row was already there (another process was first)."""
-    return isinstance(exc, IntegrityError)
-
-
 # -- queries ------------------------------------------------------------------------------------
-def actions_since(store: Store, table_id: str, ordinal: int) -> list[StoredAction]:
-    """The table's stored actions from ``ordinal`` on, in order (stopping at a gap)."""
-    with Session(store.engine) as session:
-        rows = session.execute(
-            select(
-                ActionRow.ordinal,
-                ActionRow.seat,
-                ActionRow.action,
-                ActionRow.auto,
-                ActionRow.created,
-            )
-            .where(ActionRow.table_id == table_id, ActionRow.ordinal >= ordinal)
-            .order_by(ActionRow.ordinal)
-        ).all()
-    found = []
-    for expected, (number, seat, action, auto, created) in enumerate(rows, start=ordinal):
-        if number != expected:
-            break  # cannot happen while every process appends at len(history)
-        found.append(StoredAction(seat, action, auto, aware(created)))
-    return found
-
-
 def progress(store: Store, table_ids: list[str]) -> tuple[dict[str, int], dict[str, int]]:
     """For each table: how many actions are stored, and the id of its last chat line."""
     if not table_ids:
@@ -105,37 +64,7 @@ def seats_of(store: Store, table_id: str) -> dict[int, tuple[str | None, str | N
 async def catch_up(table: LiveTable) -> int:
     """Play the moves other processes stored for ``table``; how many there were."""
     async with table.lock:
-        return await apply_missing(table)
-
-
-async def apply_missing(table: LiveTable) -> int:
-    """`catch_up` for a caller that holds ``table.lock`` (a commit that lost its race).
-
-    The stored rows are played on clones, so a published state is never mutated (bots may be
-    thinking about it), and the table's state changes once, after the last row.
-    """
-    start = len(table.state.history)
-    missing = await asyncio.to_thread(actions_since, table.store, table.id, start)
-    if not missing:
-        return 0
-    state, marks = table.state, []
-    try:
-        for row in missing:
-            after = state.clone()
-            after.apply(row.seat, row.action)
-            marks.append((row, state, after))
-            state = after
-    except Exception:
-        # Cannot happen while every process appends at len(history); keep the table as it is.
-        log.exception("table %s: a stored move does not replay here", table.id)
-        return 0
-    for row, before, after in marks:
-        table.clock.committed(row.seat, row.auto, before, after, row.created)
-    table.state = state
-    table._broadcast(None, "")  # one update per connection, with every event it missed
-    table.kick_bots()
-    log.debug("table %s: caught up %d move(s) from the database", table.id, len(missing))
-    return len(missing)
+        return await table.apply_missing()
 
 
 # -- chat and seats -----------------------------------------------------------------------------

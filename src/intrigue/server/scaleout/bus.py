@@ -32,15 +32,14 @@ import secrets
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..storage.db import MessageRecord
+from ..tables.hub import Hub
+from ..tables.rematch import Rematches
+from ..tables.table import LiveTable
 from .catchup import catch_up, catch_up_chat, last_line, progress, refresh_seats
-from .db import MessageRecord
 from .lease import Leases
-
-if TYPE_CHECKING:
-    from .live import Hub, LiveTable
-    from .rematch import Rematches
 
 log = logging.getLogger("intrigue.server")
 
@@ -71,7 +70,7 @@ class Bus:
         self.channel = f"{prefix}:tables"
         self.redis = aioredis.from_url(url, socket_connect_timeout=3, socket_keepalive=True)
         self.leases = Leases(hub.store, prefix)
-        self.rematches: Rematches | None = None  # set by `together.add_together`
+        self.rematches: Rematches | None = None  # set by `transport.app.create_app`
         self.peers: dict[str, Peer] = {}
         self._outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -105,7 +104,7 @@ class Bus:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    # -- what the hooks of live.py, chat.py, clock.py and rematch.py call -------------------
+    # -- what the tables call (the `ScaleOut` link of tables/interfaces.py) ---------------
     async def attach(self, table: LiveTable, created: bool = False) -> None:
         """A table loaded or created here: join it to the bus and try to take its lease."""
         table.bus = self

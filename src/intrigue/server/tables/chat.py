@@ -16,13 +16,12 @@ import asyncio
 import logging
 import unicodedata
 from datetime import UTC
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .db import MessageRecord, Store, log_store_failure
-from .protocol import ClientError, RateLimiter
-
-if TYPE_CHECKING:
-    from .live import Client, LiveTable
+from ..storage.db import MessageRecord, Store, log_store_failure
+from .connection import Client, RateLimiter
+from .interfaces import TableFace
+from .messages import ClientError
 
 log = logging.getLogger("intrigue.server")
 
@@ -119,7 +118,7 @@ class TableChat:
         """The ``chat`` field of a ``sync``: readable lines and whether whispers will be shown."""
         return {"lines": self.visible(seat, over), "reveal": self.reveal, "players": self.players}
 
-    async def post(self, table: LiveTable, client: Client, message: dict[str, Any]) -> None:
+    async def post(self, table: TableFace, client: Client, message: dict[str, Any]) -> None:
         """Store a ``say`` or ``whisper``, then deliver it to exactly the connections allowed."""
         try:
             to, text = read_chat(message, client.seat, self.players)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-from intrigue.server.db import Base, make_engine
+from intrigue.server.storage.db import Base, make_engine
 
 
 def run(connection: Connection) -> None:

@@ -1,4 +1,4 @@
-"""Live tables: the games in play, their connections and their bots.
+"""A live table: the game in play, its connections and its bots.
 
 Each `LiveTable` holds the authoritative `State`. A move is tried on a clone, committed to the
 database, and only then does the clone become the table's state and every connection hear of
@@ -6,103 +6,51 @@ it; so a failed commit leaves the game as it was, and a published state is never
 (bots may therefore think about it in a worker thread while the table moves on).
 
 With several processes on one database (``--redis``, docs/deploy.md) each holds a replica: the
-(table_id, ordinal) key decides which move is stored, and `catchup` brings a replica that lost a
-race, or heard of a move through the `bus`, up to date from the database.
+(table_id, ordinal) key decides which move is stored; a replica that lost a race catches up
+from the database (`LiveTable.apply_missing`), and the scale-out layer
+(`intrigue.server.scaleout`) does the same when it hears of a move made elsewhere.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-import intrigue
 from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
-from intrigue.engine import Action, IllegalAction, InvalidAction, Record, Rng, State
+from intrigue.engine import Action, IllegalAction, InvalidAction, Rng, State
 
-from .bus import Bus, make_bus
-from .catchup import apply_missing, is_conflict
-from .chat import TableChat
-from .clock import ClockWatcher, TableClock, aware
-from .config import Settings
-from .db import (
+from ..config import Settings
+from ..storage.db import (
     BOT,
-    HUMAN,
     OVER,
     PLAYING,
     ActionWrite,
-    SeatRecord,
     Store,
     TableRecord,
+    actions_since,
+    aware,
+    is_conflict,
     log_store_failure,
 )
-from .protocol import ClientError, RateLimiter, error_message, game_message
-from .writer import ActionWriter
+from ..storage.writer import ActionWriter
+from .chat import TableChat
+from .clock import TableClock
+from .connection import Client
+from .interfaces import ScaleOut
+from .messages import ClientError, game_message
+from .seats import hash_token
 
 log = logging.getLogger("intrigue.server")
 
-BOT_LEVELS = ("easy", "medium", "hard")
-SEAT_KINDS = (HUMAN, *BOT_LEVELS)
 # A move that lost the race for its ordinal to another process is tried again on the new state.
 COMMIT_ATTEMPTS = 3
 MOVED_ON = "the table moved on before your move was saved: "
 # Pauses of a bot runner between attempts to store a move while the database refuses it.
 BOT_RETRY_FIRST, BOT_RETRY_MAX = 0.1, 5.0
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-class Client:
-    """One WebSocket connection to a table, as a seat or (seat None) a spectator.
-
-    Messages go through a queue drained by `pump`, so a slow client never holds up a table.
-    """
-
-    def __init__(
-        self,
-        send: Callable[[dict[str, Any]], Awaitable[None]],
-        seat: int | None,
-        settings: Settings,
-    ) -> None:
-        self._send = send
-        self.seat = seat
-        self.seen = 0  # log position this client has been sent up to
-        self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.max_queued = settings.max_queued
-        self.closed = False
-        self.dropped = False  # closed because it did not read its messages
-        self.revoked = False  # closed because its seat was given up (leave.py)
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.max_queued:
-            log.warning("dropping a client that does not read its messages")
-            self.dropped = True
-            self.close()
-            return
-        self.queue.put_nowait(message)
-
-    def error(self, text: str) -> None:
-        self.send(error_message(text))
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        """Send queued messages in order until `close`."""
-        while (message := await self.queue.get()) is not None:
-            await self._send(message)
 
 
 class LiveTable:
@@ -135,7 +83,7 @@ class LiveTable:
             self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
         )
         self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
-        self.bus: Bus | None = None  # scale-out: the link to other processes (set by the hub)
+        self.bus: ScaleOut | None = None  # scale-out: the link to other processes (set by the hub)
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -257,7 +205,7 @@ class LiveTable:
             )
         except Exception as exc:
             if is_conflict(exc):  # another process stored this ordinal first: catch up
-                await apply_missing(self)
+                await self.apply_missing()
                 return False
             log_store_failure(exc, "table %s: could not store action %d", self.id, ordinal)
             return False
@@ -266,6 +214,36 @@ class LiveTable:
         if self.bus is not None:
             self.bus.moved(self, ordinal)
         return True
+
+    async def apply_missing(self) -> int:
+        """Play the moves other processes stored first; for a caller that holds ``self.lock``
+        (a commit that lost its race, or `intrigue.server.scaleout.catchup.catch_up`).
+
+        The stored rows are played on clones, so a published state is never mutated (bots may be
+        thinking about it), and the table's state changes once, after the last row.
+        """
+        start = len(self.state.history)
+        missing = await asyncio.to_thread(actions_since, self.store, self.id, start)
+        if not missing:
+            return 0
+        state, marks = self.state, []
+        try:
+            for row in missing:
+                after = state.clone()
+                after.apply(row.seat, row.action)
+                marks.append((row, state, after))
+                state = after
+        except Exception:
+            # Cannot happen while every process appends at len(history); keep the table as it is.
+            log.exception("table %s: a stored move does not replay here", self.id)
+            return 0
+        for row, before, after in marks:
+            self.clock.committed(row.seat, row.auto, before, after, row.created)
+        self.state = state
+        self._broadcast(None, "")  # one update per connection, with every event it missed
+        self.kick_bots()
+        log.debug("table %s: caught up %d move(s) from the database", self.id, len(missing))
+        return len(missing)
 
     # -- bots -------------------------------------------------------------------------------
     def _bot_seats_to_move(self) -> list[int]:
@@ -303,7 +281,7 @@ class LiveTable:
         except Exception:
             log.exception("table %s: a bot failed; its seats wait", self.id)
 
-    async def _play_bot(
+    async def play_bot(
         self, seen: State, seat: int, action: Action, auto: str | None = None
     ) -> None:
         """Play a bot's move (``auto``: the clock's move for a human seat)."""
@@ -319,12 +297,12 @@ class LiveTable:
             self._broadcast(None, str(action))
 
     async def _play_bot_until_stored(self, seen: State, seat: int, action: Action) -> None:
-        """`_play_bot`, tried again with growing pauses while the database is unavailable:
+        """`play_bot`, tried again with growing pauses while the database is unavailable:
         the bot's seat must not wait forever for a move that nobody will retry."""
         pause = BOT_RETRY_FIRST
         while True:
             try:
-                await self._play_bot(seen, seat, action)
+                await self.play_bot(seen, seat, action)
                 return
             except NotStored:
                 log.warning("table %s: bot move not stored; retrying in %.1f s", self.id, pause)
@@ -334,125 +312,3 @@ class LiveTable:
 
 class NotStored(RuntimeError):
     """The database did not take a move the server made (a bot's or the clock's)."""
-
-
-class Hub:
-    """Every live table, the store behind them, and table creation."""
-
-    def __init__(self, store: Store, settings: Settings) -> None:
-        self.store = store
-        self.settings = settings
-        self.writer = ActionWriter(store)  # group commit of every table's moves
-        self.tables: dict[str, LiveTable] = {}
-        self.watcher = ClockWatcher(self)  # deadlines and leavers of every live table
-        # Scale-out: several processes sharing the database, woken through Redis.
-        self.bus = make_bus(self, settings.redis_url, settings.redis_prefix)
-
-    async def start(self) -> None:
-        """Migrate the database, rebuild every unfinished game by replay, restart its bots."""
-        await asyncio.to_thread(self.store.migrate)
-        if self.bus is not None:
-            await self.bus.start()
-        for table_id in await asyncio.to_thread(self.store.unfinished_ids):
-            table = await self._load(table_id)
-            if table is not None:
-                table.kick_bots()
-        log.info("%d unfinished table(s) restored", len(self.tables))
-        self.watcher.start()
-
-    async def stop(self) -> None:
-        if self.bus is not None:
-            await self.bus.stop()
-        await self.watcher.stop()
-        for table in list(self.tables.values()):
-            await table.stop()
-        await asyncio.to_thread(self.writer.close)
-        await asyncio.to_thread(self.store.close)
-
-    async def get(self, table_id: str) -> LiveTable | None:
-        """The live table, loading a finished one from the database on demand."""
-        table = self.tables.get(table_id)
-        if table is None and len(table_id) <= 32:
-            table = await self._load(table_id)
-        elif table is not None and self.bus is not None and not table.state.is_over:
-            await self.bus.refresh(table)  # another process may have moved it on
-        return table
-
-    async def _load(self, table_id: str) -> LiveTable | None:
-        record = await asyncio.to_thread(self.store.load, table_id)
-        if record is None:
-            return None
-        try:
-            state = intrigue.replay(
-                Record(record.game, record.players, record.seed, record.options, record.actions)
-            )
-        except Exception:
-            log.exception("table %s cannot be rebuilt by replay", table_id)
-            return None
-        table = self.tables.setdefault(
-            table_id, LiveTable(record, state, self.store, self.settings, self.writer)
-        )
-        await table.clock.restore()
-        if self.bus is not None and table.bus is None:
-            await self.bus.attach(table)
-        return table
-
-    def open_tables(self) -> list[dict[str, Any]]:
-        """Unfinished tables, newest first."""
-        tables = [t for t in self.tables.values() if not t.state.is_over]
-        tables.sort(key=lambda t: t.created, reverse=True)
-        return [t.info() for t in tables]
-
-    async def create(
-        self,
-        game_id: str,
-        players: int | None,
-        options: dict[str, Any],
-        kinds: list[str] | None,
-        settings: dict[str, Any] | None = None,
-    ) -> tuple[LiveTable, dict[int, str]]:
-        """A new table and a secret token per human seat.
-
-        Raises `UnknownGame`, `InvalidOption` or `ValueError` (bad seats) with a clear message.
-        """
-        game = intrigue.load(game_id)
-        state = game.new(players, secrets.randbits(63), **options)
-        kinds = check_seat_kinds(kinds, state.players)
-        tokens = {seat: secrets.token_urlsafe(24) for seat, k in enumerate(kinds) if k == HUMAN}
-        record = TableRecord(
-            id=secrets.token_hex(6),
-            game=game.id,
-            players=state.players,
-            seed=state.seed,
-            options=state.options,
-            status=PLAYING,
-            created=self.settings.time.now(),
-            seats=[seat_record(seat, kind, tokens.get(seat)) for seat, kind in enumerate(kinds)],
-            settings=dict(settings or {}),
-        )
-        await asyncio.to_thread(self.store.create_table, record)
-        table = LiveTable(record, state, self.store, self.settings, self.writer)
-        self.tables[table.id] = table
-        if self.bus is not None:
-            await self.bus.attach(table, created=True)
-        table.kick_bots()
-        return table, tokens
-
-
-def check_seat_kinds(kinds: list[str] | None, players: int) -> list[str]:
-    """Seat kinds, one per seat: 'human' or a bot level. Default: seat 0 human, medium bots."""
-    if kinds is None:
-        return [HUMAN] + ["medium"] * (players - 1)
-    if len(kinds) != players:
-        raise ValueError(f"give one seat kind per player: {players} expected, got {len(kinds)}")
-    cleaned = [str(k).strip().lower() for k in kinds]
-    for kind in cleaned:
-        if kind not in SEAT_KINDS:
-            raise ValueError(f"seat kind {kind[:40]!r} is not one of {', '.join(SEAT_KINDS)}")
-    return cleaned
-
-
-def seat_record(seat: int, kind: str, token: str | None) -> SeatRecord:
-    if kind == HUMAN:
-        return SeatRecord(seat, HUMAN, None, hash_token(token or ""))
-    return SeatRecord(seat, BOT, kind, None)

@@ -1,29 +1,24 @@
-"""The WebSocket protocol: what the server sends and how client messages are read.
+"""The WebSocket wire: how client frames are read and how messages become text.
 
-Everything about the game in a message comes from ``state.view(seat)`` and
-``state.events(seat)`` (plus texts the game derives from them, and public table metadata), so
-a client never receives anything its seat may not know. Error messages are built from public
-facts only.
+What a message says is the tables' business (`intrigue.server.tables.messages` builds them from
+a seat's view); here a frame is checked and parsed into a JSON object, an ``act`` is read, and
+an outgoing message is encoded as compact JSON.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
-from intrigue.engine import Action, State
 from intrigue.engine.game import SharedList
+
+from ..tables.messages import ClientError
 
 try:  # orjson encodes a view about ten times as fast as the standard library (performance.md)
     import orjson
 except ImportError:  # pragma: no cover - orjson is in the server extras
     orjson = None
-
-
-class ClientError(Exception):
-    """A client message the server refuses; the text is sent back as ``{"type": "error"}``."""
 
 
 def read_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
@@ -58,52 +53,6 @@ def read_act(message: dict[str, Any], own_seat: int | None) -> str:
             raise ClientError("spectators cannot play; open a seat link to play")
         raise ClientError(f"this link plays seat {own_seat}; it cannot act for another seat")
     return action.strip()
-
-
-def _safe_text(describe: Any, *args: Any) -> str | None:
-    """A game's presentation text; a failing presentation hook must not break the protocol."""
-    try:
-        return describe(*args)
-    except Exception:
-        return None
-
-
-def action_text(state: State, action: Action, view: dict[str, Any]) -> str:
-    """The game's sentence for ``action`` as the view's seat reads it (else its text)."""
-    return _safe_text(state.game.describe_action, action, view) or str(action)
-
-
-def legal_entries(state: State, seat: int | None, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seat's legal actions as ``{"action": text, "text": description}``."""
-    if seat is None:
-        return []
-    game = state.game
-    return [
-        {"action": str(a), "text": _safe_text(game.describe_action, a, view) or str(a)}
-        for a in state.legal_actions(seat)
-    ]
-
-
-def event_texts(
-    state: State, events: list[dict[str, Any]], view: dict[str, Any]
-) -> list[str | None]:
-    """A readable line per event (None where the game has none), worded for the view's seat."""
-    return [_safe_text(state.game.describe_event, e, view) for e in events]
-
-
-def game_message(kind: str, state: State, seat: int | None, since: int) -> dict[str, Any]:
-    """A ``sync`` (since 0) or ``update`` message: view, new events and legal actions."""
-    view = state.shared_view(seat)  # only encoded, never changed: no copy needed
-    events = state.events(seat, since=since)
-    texts = event_texts(state, events, view)
-    return {
-        "type": kind,
-        "seat": seat,
-        "view": view,
-        "events": events,
-        "event_texts": texts,
-        "legal_actions": legal_entries(state, seat, view),
-    }
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -156,26 +105,3 @@ def _kept_text(value: SharedList) -> Any:
         if len(texts) > KEPT_TEXTS:
             del texts[next(iter(texts))]  # the oldest
     return found[1]
-
-
-def error_message(text: str) -> dict[str, Any]:
-    return {"type": "error", "message": text}
-
-
-class RateLimiter:
-    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

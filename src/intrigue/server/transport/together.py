@@ -1,4 +1,4 @@
-"""Playing together across days and devices: "your tables", the table screen, rematches.
+"""Playing together across days and devices: "your tables" and the table screen.
 
 There are no accounts: a browser remembers the seat links it created or opened, and asks
 ``POST /api/my-tables`` about them, sending the tokens in the request body (never in a URL, so
@@ -24,9 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .db import SeatRow, Store, TableRow
-from .live import Hub, LiveTable, hash_token
-from .rematch import Rematches
+from ..storage.db import SeatRow, Store, TableRow
+from ..tables.hub import Hub
+from ..tables.seats import hash_token
+from ..tables.table import LiveTable
 
 MAX_TOKENS = 200  # seat links one browser may ask about at once
 
@@ -42,10 +43,7 @@ class MyTables(BaseModel):
 
 
 def add_together(app: FastAPI, hub: Hub, static: Path) -> None:
-    """Add the table screen page, ``POST /api/my-tables`` and the rematch service."""
-    app.state.rematches = Rematches(hub)
-    if hub.bus is not None:  # rematches started on another process reach players here
-        hub.bus.rematches = app.state.rematches
+    """Add the table screen page and ``POST /api/my-tables``."""
 
     @app.get("/table/{table_id}/screen", include_in_schema=False)
     async def table_screen(table_id: str) -> FileResponse:

@@ -40,7 +40,7 @@ from sqlalchemy import (
     text as sql_text,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -178,8 +178,50 @@ class TableRecord:
     messages: list[MessageRecord] = field(default_factory=list)  # chat, in order
 
 
+@dataclass(frozen=True)
+class StoredAction:
+    seat: int
+    action: str
+    auto: str | None  # why the server moved for a human seat, if it did
+    created: datetime
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """Whether a failed insert means the row was already there (another process was first)."""
+    return isinstance(exc, IntegrityError)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def actions_since(store: Store, table_id: str, ordinal: int) -> list[StoredAction]:
+    """The table's stored actions from ``ordinal`` on, in order (stopping at a gap)."""
+    with Session(store.engine) as session:
+        rows = session.execute(
+            select(
+                ActionRow.ordinal,
+                ActionRow.seat,
+                ActionRow.action,
+                ActionRow.auto,
+                ActionRow.created,
+            )
+            .where(ActionRow.table_id == table_id, ActionRow.ordinal >= ordinal)
+            .order_by(ActionRow.ordinal)
+        ).all()
+    found = []
+    for expected, (number, seat, action, auto, created) in enumerate(rows, start=ordinal):
+        if number != expected:
+            break  # cannot happen while every process appends at len(history)
+        found.append(StoredAction(seat, action, auto, aware(created)))
+    return found
+
+
 # The database cannot be reached or refused to wait (locked): the request changed nothing.
 DB_UNAVAILABLE = (OperationalError, InterfaceError)
+# What a client is told meanwhile.
+DB_DOWN = "the database is unavailable right now, so nothing was saved; retry in a moment"
 
 
 def driver_words(exc: BaseException) -> BaseException:

@@ -30,9 +30,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -42,16 +43,17 @@ from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State
 
-from .db import DB_UNAVAILABLE, HUMAN, ActionRow, SeatRow, Store, TableRecord
-from .protocol import ClientError, game_message
-
-if TYPE_CHECKING:
-    from .live import Client, Hub, LiveTable
+from ..storage.db import DB_UNAVAILABLE, HUMAN, ActionRow, SeatRow, Store, TableRecord, aware
+from ..timesource import TimeSource
+from .connection import Client
+from .interfaces import TableFace
+from .messages import ClientError, game_message
+from .seats import BOT_LEVELS
 
 log = logging.getLogger("intrigue.server")
 
 MODES = ("none", "move", "turn", "turn-based")
-LEVELS = ("easy", "medium", "hard")  # the bot levels of `intrigue.server.live`
+LEVELS = BOT_LEVELS
 DEFAULT_LEVEL = "medium"
 SECONDS = (5, 86_400)  # allowed seconds for the real-time modes
 HOURS = (0.1, 24 * 30)  # allowed hours for turn-based tables
@@ -108,11 +110,6 @@ def limit_of(control: dict[str, Any]) -> timedelta | None:
     if control.get("mode") in ("move", "turn"):
         return timedelta(seconds=control["seconds"])
     return None
-
-
-def aware(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every stored time is UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 # -- the database side: stand-ins and the times and marks of stored actions -------------------
@@ -195,7 +192,7 @@ def replay_clocks(
 class TableClock:
     """The time control, deadlines, connections, votes and stand-ins of one live table."""
 
-    def __init__(self, table: LiveTable, record: TableRecord) -> None:
+    def __init__(self, table: TableFace, record: TableRecord) -> None:
         self.table = table
         self.time = table.settings.time
         self.leave_timeout = table.settings.leave_timeout
@@ -355,7 +352,7 @@ class TableClock:
             if not self.expired(seat, self.time.now()):
                 break
             action = await asyncio.to_thread(bot_move, self._bot, state, seat, self._rng)
-            await self.table._play_bot(state, seat, action, CLOCK)
+            await self.table.play_bot(state, seat, action, CLOCK)
         self.table.kick_bots()
 
     # -- stand-ins --------------------------------------------------------------------------
@@ -446,7 +443,7 @@ class TableClock:
         return {key: status[key] for key in ("clock", "deadlines", "standins", "away")}
 
 
-def _fresh_update(table: LiveTable, client: Client) -> dict[str, Any]:
+def _fresh_update(table: TableFace, client: Client) -> dict[str, Any]:
     """An update for ``client`` alone, with no new move: its view and legal actions now."""
     message = game_message("update", table.state, client.seat, client.seen)
     client.seen = table.state.log_length
@@ -458,9 +455,9 @@ class ClockWatcher:
     """Wakes every `TICK` seconds (wall clock) or when a fake time source is advanced, and lets
     each live table replace its leavers and move for seats out of time."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.time = hub.settings.time
+    def __init__(self, time: TimeSource, clocks: Callable[[], list[TableClock]]) -> None:
+        self.clocks = clocks  # every live table's clock, asked at each check
+        self.time = time
         self.loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
         self._checking = asyncio.Lock()  # a check asked for directly waits for a running one
@@ -493,11 +490,12 @@ class ClockWatcher:
     async def check(self) -> None:
         """Check every live table once (tests call this directly after advancing time)."""
         async with self._checking:
-            for table in list(self.hub.tables.values()):
+            for clock in self.clocks():
+                table = clock.table
                 if table.bus is not None and not table.bus.in_charge(table):
                     continue  # another process holds this table's lease and runs its clock
                 try:
-                    await table.clock.check()
+                    await clock.check()
                 except DB_UNAVAILABLE as exc:
                     self._outage(exc)  # the next check retries: an outage is not a bug
                 except Exception:

@@ -2,16 +2,16 @@
 
 ``{"type": "leave"}`` from a seat's connection, while the game is on: a stand-in bot (the
 table's ``clock_bot`` level) plays the seat to the end, and the seat's link no longer opens it.
-Unlike an absent player's stand-in (`intrigue.server.clock`), nobody can take the seat back.
+Unlike an absent player's stand-in (`intrigue.server.tables.clock`), nobody can take the seat back.
 
 The seat's token hash is replaced by a marker that no token hashes to (``left <table>:<seat>``,
 unique like every token hash), in the same transaction that stores the stand-in: so the old
 link is refused (close code 4403) by this server, after a restart and by every other server
 process; ``POST /api/my-tables`` forgets the seat; and a rematch cannot hand the seat to the
-old link (a rematch seat's token is derived from it: see `intrigue.server.rematch`). Every
+old link (a rematch seat's token is derived from it: see `intrigue.server.tables.rematch`). Every
 connection of the seat is told (``{"type": "left", ...}``) and closed with code 4403, so no
 open tab keeps playing, reclaiming or talking for the seat; the others get a ``table`` message.
-With several server processes (`intrigue.server.bus`), the others reread the seat (its new
+With several server processes (`intrigue.server.scaleout.bus`), the others reread the seat (its new
 hash and stand-in) when told, and a connection of the seat they hold is closed the same way at
 its next message (`still_seated`).
 """
@@ -19,15 +19,14 @@ its next message (`still_seated`).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import update
 
-from .db import HUMAN, SeatRecord, SeatRow, Store
-from .protocol import ClientError
-
-if TYPE_CHECKING:
-    from .live import Client, LiveTable
+from ..storage.db import HUMAN, SeatRecord, SeatRow, Store
+from .connection import Client
+from .messages import ClientError
+from .table import LiveTable
 
 LEAVE = "leave"  # the client message type
 LEFT = "left"  # the server's answer to every connection of the seat, before it closes them

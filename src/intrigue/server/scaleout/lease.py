@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from sqlalchemy import Connection, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY, BIGINT
 
-from .db import Store
+from ..storage.db import Store
 
 log = logging.getLogger("intrigue.server")
 

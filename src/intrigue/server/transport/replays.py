@@ -26,8 +26,9 @@ from fastapi.responses import FileResponse, JSONResponse
 import intrigue
 from intrigue.engine import Action, Record, State
 
-from .live import Hub, LiveTable
-from .protocol import action_text, event_texts
+from ..tables.hub import Hub
+from ..tables.messages import action_text, event_texts
+from ..tables.table import LiveTable
 
 ALL: Literal["all"] = "all"
 SPECTATOR = "spectator"

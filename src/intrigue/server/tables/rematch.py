@@ -33,10 +33,13 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .db import BOT, HUMAN, OVER, PLAYING, SeatRecord, SeatRow, Store, TableRow
+from ..storage.db import BOT, HUMAN, OVER, PLAYING, SeatRecord, SeatRow, Store, TableRow
+from .connection import Client
+from .hub import Hub
 from .leave import has_left
-from .live import Client, Hub, LiveTable, hash_token
-from .protocol import ClientError
+from .messages import ClientError
+from .seats import hash_token
+from .table import LiveTable
 
 log = logging.getLogger("intrigue.server")
 

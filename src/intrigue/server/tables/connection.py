@@ -1,0 +1,84 @@
+"""One connection to a table, and the token bucket that paces what a client may send.
+
+A `Client` is what a live table knows of a WebSocket: a seat (or None for a spectator) and a
+queue of messages to send. The transport layer drains the queue onto the socket (`pump`), so a
+slow reader never holds up a table; the table only ever puts messages in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..config import Settings
+from .messages import error_message
+
+log = logging.getLogger("intrigue.server")
+
+
+class RateLimiter:
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Client:
+    """One WebSocket connection to a table, as a seat or (seat None) a spectator.
+
+    Messages go through a queue drained by `pump`, so a slow client never holds up a table.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        seat: int | None,
+        settings: Settings,
+    ) -> None:
+        self._send = send
+        self.seat = seat
+        self.seen = 0  # log position this client has been sent up to
+        self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.max_queued = settings.max_queued
+        self.closed = False
+        self.dropped = False  # closed because it did not read its messages
+        self.revoked = False  # closed because its seat was given up (leave.py)
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.max_queued:
+            log.warning("dropping a client that does not read its messages")
+            self.dropped = True
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def error(self, text: str) -> None:
+        self.send(error_message(text))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until `close`."""
+        while (message := await self.queue.get()) is not None:
+            await self._send(message)

@@ -1,0 +1,130 @@
+"""The game WebSocket: a client connects to ``/ws/{table_id}``, is synced, then plays.
+
+The endpoint finds the table and the seat the token opens, hands the table a `Client` whose
+queue it drains onto the socket, and reads the client's frames: each is checked
+(`transport.protocol`) and passed to the part of the table that handles its type (chat, clock
+and votes, rematch, leaving, or a move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from ..config import Settings
+from ..storage.db import DB_DOWN, DB_UNAVAILABLE
+from ..tables.chat import CHAT_TYPES
+from ..tables.clock import CLOCK_TYPES
+from ..tables.connection import Client
+from ..tables.hub import Hub
+from ..tables.leave import LEAVE, leave_seat, still_seated
+from ..tables.messages import ClientError
+from ..tables.rematch import REMATCH
+from ..tables.table import LiveTable
+from .protocol import encode, read_act, read_message
+
+# WebSocket close codes (4000-4999 are for applications).
+CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
+CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
+CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
+log = logging.getLogger("intrigue.server")
+
+
+def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            table = await hub.get(table_id)
+        except DB_UNAVAILABLE:
+            await _refuse(websocket, DB_DOWN, CLOSE_TRY_LATER)
+            return
+        if table is None:
+            await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
+            return
+        seat = None if token is None else table.seat_for_token(token)
+        if token is not None and seat is None:
+            await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
+            return
+        await _serve_client(websocket, table, seat, settings)
+
+
+async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "message": text}))
+    await websocket.close(code=code, reason=text[:100])
+
+
+async def _serve_client(
+    websocket: WebSocket, table: LiveTable, seat: int | None, settings: Settings
+) -> None:
+    """Sync the client, then read its messages until it leaves."""
+
+    async def send(message: dict[str, Any]) -> None:
+        await websocket.send_text(encode(message))
+
+    client = Client(send, seat, settings)
+
+    async def deliver() -> None:
+        await client.pump()
+        if client.dropped:
+            await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
+        elif client.revoked:  # its seat was given up: the link opens nothing any more
+            await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
+
+    pump = asyncio.create_task(deliver())
+    table.join(client)
+    try:
+        token = websocket.query_params.get("token")  # kept to derive its rematch link
+        await websocket.app.state.rematches.joined(table, client, token)
+        await _read_loop(websocket, table, client, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.leave(client)
+        with contextlib.suppress(Exception):
+            await pump
+
+
+async def _read_loop(
+    websocket: WebSocket, table: LiveTable, client: Client, settings: Settings
+) -> None:
+    while not client.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect" or client.closed:
+            return  # (closed: the server let the connection go while it was waiting)
+        if not still_seated(table, client):
+            return  # its seat was given up (on another process): the link is closed
+        if not client.limiter.allow():
+            client.error("too many messages; slow down")
+            continue
+        try:
+            raw = message.get("text")
+            data = read_message(
+                raw if raw is not None else message.get("bytes"), settings.max_message_bytes
+            )
+            if data.get("type") in CHAT_TYPES:
+                await table.chat.post(table, client, data)
+                continue
+            if data.get("type") in CLOCK_TYPES:
+                await table.clock.receive(client, data)
+                continue
+            if data.get("type") == REMATCH:
+                await websocket.app.state.rematches.request(table, client)
+                continue
+            if data.get("type") == LEAVE:
+                await leave_seat(table, client)
+                continue
+            action = read_act(data, client.seat)
+        except ClientError as exc:
+            client.error(str(exc))
+            continue
+        except DB_UNAVAILABLE:  # a vote, reclaim, rematch... that could not be stored
+            log.warning("table %s: a request failed: the database is unavailable", table.id)
+            client.error(DB_DOWN)
+            continue
+        await table.act(client, action)
