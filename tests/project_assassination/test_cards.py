@@ -84,6 +84,24 @@ def test_strategy_paths_must_be_clear_and_targets_legal():
     assert "b2" not in moves and "b1" not in moves and "a2" not in moves  # restricted squares
 
 
+def test_strategy_push_may_not_pass_over_a_card_lying_on_the_board():
+    # PA-27: each square passed over must be empty; PA-48: a card on the board occupies it.
+    state = holding("strategy")
+    put(state, P1, "a7")
+    put(state, P2, "g1")
+    obstacle(state, "b5")
+    state.loose[CELL["b4"]] = "uzi"
+    touch(state)
+    moves = {a.split()[2] for a in played(state, "strategy") if a.startswith("strategy b5")}
+    assert "b3" not in moves
+    assert "c4" in moves  # diagonal: the path over c5 is clear, the one over b4 is not
+    with pytest.raises(IllegalAction):
+        state.apply(P1, "strategy b5 b3")
+    del state.loose[CELL["b4"]]
+    touch(state)
+    assert "strategy b5 b3" in played(state, "strategy")
+
+
 def test_strategy_moves_an_enemy_but_not_into_a_players_reach():
     state = holding("strategy")
     put(state, P1, "a7")

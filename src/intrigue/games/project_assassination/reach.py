@@ -104,10 +104,11 @@ class Reach:
         """(from, to) pushes a Strategy card allows (PA-27, PA-42)."""
         moves = []
         forbidden: dict[str, list[bool]] = {}
-        enemies, obst, pos = self.enemies, self.obst, self.pos
+        enemies, obst, pos, loose = self.enemies, self.obst, self.pos, self.loose
 
         def passable(m: int) -> bool:
-            return not (obst[m] or m in enemies or m == pos[0] or m == pos[1])
+            # PA-27: an empty square; PA-48: a card lying on the board occupies its square.
+            return not (obst[m] or m in enemies or m in loose or m == pos[0] or m == pos[1])
 
         sources = [c for c, e in enemies.items() if e.caged_by == NOBODY]
         sources += [c for c in range(CELLS) if obst[c]]
