@@ -94,3 +94,15 @@ def test_beats_the_random_bot_clearly() -> None:
     result = run_arena("masquerade-ball", ["heuristic", "random"], 40, options={"max_turns": 200})
     assert result.by_bot["heuristic"].rate >= 0.8
     assert result.by_bot["random"].rate <= 0.2
+
+
+def test_moves_before_using_an_ability() -> None:
+    # The seed's order: an ability ends the movement, so the played Queen advances first and
+    # only then does the Diplomat (not bound to move: a2 and b2 are taken) free its prisoner.
+    state = position("0:6@a1", "0:k@b1", "0:j@b2", "0:q@hand", "0:10@prison1", "1:k@f7")
+    for action in ("inspect a1", "play 0", "place c3"):
+        state.apply(0, action)
+    assert "free 0" in {str(a) for a in state.legal_actions(0)}
+    assert decide(state).startswith("move c3")
+    state.apply(0, decide(state))
+    assert decide(state) == "free 0"

@@ -61,7 +61,7 @@ def test_priest_redeems_another_face_up_card_face_down() -> None:
 
 def test_redeemed_assassin_regains_its_ability() -> None:
     state = position("0:3@c3", "0:a@d3!", "1:6@d4", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3", "redeem d3", "move c3 c4", "end")
+    play(state, "inspect c3", "move c3 c4", "redeem d3", "end")
     play(state, "inspect f7", "end")
     play(state, "inspect d3", "move d3 d4", "end")
     assert state.rank_at("d4") == "A"  # assassinated the Diplomat
@@ -75,7 +75,7 @@ def test_priest_cannot_redeem_itself() -> None:
 
 def test_diplomat_returns_a_prisoner_to_hand_or_courtroom_and_it_may_act() -> None:
     state = position("0:6@c3", "0:q@prison1", "0:2@prison1", "1:k@f7", "1:j@c5", "0:k@a1")
-    play(state, "inspect c3")
+    play(state, "inspect c3", "move c3 d2")  # the Diplomat moves first (no centre pip)
     assert {"free 0", "free 1"} <= legal(state)
     play(state, "free 0")
     assert state.phase == "place"
@@ -87,19 +87,19 @@ def test_diplomat_returns_a_prisoner_to_hand_or_courtroom_and_it_may_act() -> No
     assert "c4" in dests(state, "b3")  # it may move this turn
     assert state.view(None)["sides"][1]["prison"]["count"] == 1
     play(state, "move b3 c4")
-    assert dests(state, "c3")  # the Diplomat still has its own move
+    assert can_end(state)
 
 
 def test_diplomat_to_hand() -> None:
     state = position("0:6@c3", "0:q@prison1", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3", "free 0", "place hand")
+    play(state, "inspect c3", "move c3 d2", "free 0", "place hand")
     assert state.view(0)["sides"][0]["hand"]["cards"] == ["Q"]
     assert state.view(1)["sides"][0]["hand"] == {"count": 1, "known": ["Q"]}
 
 
 def test_bishop_raises_own_dead_or_a_blind_enemy_corpse() -> None:
     state = position("0:4@c3", "0:q@grave", "1:9@grave", "1:2@grave", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3")
+    play(state, "inspect c3", "move c3 b2")
     assert {"resurrect 0", "resurrect 1", "resurrect 2"} <= legal(state)
     play(state, "resurrect 2", "place d3")  # the enemy graveyard's second card
     assert state.rank_at("d3") == "2"
@@ -112,7 +112,7 @@ def test_bishop_raises_own_dead_or_a_blind_enemy_corpse() -> None:
 
 def test_nun_delivers_anywhere_but_an_enemy_throne_t13() -> None:
     state = position("0:2@c3", "0:k@e3", "1:q@c1", "1:k@c7", "1:j@e5", "0:j@a1")
-    play(state, "inspect c3", "deliver e3")
+    play(state, "inspect c3", "move c3 c4", "deliver e3")  # the Nun moves first: no centre pip
     assert state.phase == "drop"
     drops = legal(state)
     assert "drop c7" not in drops and "drop d7" not in drops  # enemy thrones
@@ -121,14 +121,14 @@ def test_nun_delivers_anywhere_but_an_enemy_throne_t13() -> None:
         play(state, "drop c7")
     play(state, "drop c1")  # defends North's own throne: an attack on the Queen
     assert events(state, None, "drop")[-1]["attack"] is True
-    play(state, "move c3 c4", "end")  # the Nun itself must still move (no centre pip)
+    play(state, "end")
     assert state.rank_at("c1") == "Q"  # in class the Queen beats the King
     assert state.view(1)["sides"][1]["prison"]["cards"] == ["K"]
 
 
 def test_delivered_card_may_invoke_but_not_move() -> None:
     state = position("0:2@c3", "0:5@e3", "1:q@c5", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3", "deliver e3", "drop e4")
+    play(state, "inspect c3", "move c3 c4", "deliver e3", "drop e4")
     assert not dests(state, "e4")
     assert "spy c5" in legal(state)  # the delivered Spy unmasks with its own ability
     play(state, "spy c5")
@@ -136,7 +136,8 @@ def test_delivered_card_may_invoke_but_not_move() -> None:
 
 
 def test_nun_may_deliver_itself_but_not_a_card_that_moved() -> None:
-    state = position("0:2@c3", "0:q@hand", "1:q@c5", "1:k@f7", "0:k@a1")
+    # c2 and c4 are taken: the Nun is not bound to move, so it may deliver itself
+    state = position("0:2@c3", "0:j@c2", "0:10@c4", "0:q@hand", "1:q@c5", "1:k@f7", "0:k@a1")
     play(state, "inspect c3", "play 0", "place b3", "move b3 b4")
     assert "deliver b4" not in legal(state)
     assert "deliver c3" in legal(state)
@@ -204,13 +205,13 @@ def test_mb37_own_throne_cards_are_known_enemy_ones_are_not() -> None:
 
 def test_mb39_cards_come_back_face_down() -> None:
     state = position("0:6@c3", "0:q@prison1", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3", "free 0", "place b3")
+    play(state, "inspect c3", "move c3 d2", "free 0", "place b3")
     assert state.view(None)["board"]["b3"]["up"] is False
 
 
 def test_mb41_two_acting_cards_of_one_rank_each_invoke_once() -> None:
     state = position("0:4@c3", "0:5@hand", "1:5@grave", "1:q@c5", "1:k@f7", "1:j@f6", "0:k@a1")
-    play(state, "inspect c3", "play 0", "place b3", "resurrect 0", "place d3")
+    play(state, "inspect c3", "play 0", "place b3", "move c3 b2", "resurrect 0", "place d3")
     spies = {a for a in legal(state) if a.startswith("spy")}
     assert {"spy c5", "spy f6"} <= spies
     play(state, "spy c5")
@@ -228,3 +229,55 @@ def test_three_attacks_in_one_turn_inspected_played_and_delivered() -> None:
     play(state, "deliver a1", "drop e5", "end")
     verdicts = events(state, None, "verdict")
     assert [v["square"] for v in verdicts] == ["c5", "d4", "e5"]
+
+
+# -- MB-35 revisited: the seed's order, moves first, then abilities -----------------------------
+
+
+def _spy_played_beside_the_king(**options: object):
+    # North's King on c4 faces a masked South Jack on c5; North plays a Spy onto d3.
+    state = position("0:k@c4", "0:5@hand", "1:j@c5", "1:k@f7", "0:q@a1", **options)
+    play(state, "inspect c4", "play 0", "place d3")
+    return state
+
+
+def test_an_ability_ends_the_movement_the_attack_stays_blind() -> None:
+    state = _spy_played_beside_the_king()
+    play(state, "spy c5")  # the Jack is revealed ...
+    assert not any(a.startswith("move") for a in legal(state))  # ... too late to use it
+    with pytest.raises(IllegalAction, match="abilities come after"):
+        play(state, "move c4 c5")
+    assert can_end(state)
+
+
+def test_moves_first_then_the_ability() -> None:
+    state = _spy_played_beside_the_king()
+    play(state, "move c4 c5", "move d3 e4", "spy f7", "end")
+    assert events(state, None, "verdict")[0]["square"] == "c5"
+
+
+def test_no_ability_while_a_card_still_has_to_move() -> None:
+    state = position("0:2@c3", "0:k@a1", "1:k@f7")
+    play(state, "inspect c3")  # the Nun has an empty pip square: it must move first
+    assert not any(a.startswith("deliver") for a in legal(state))
+    with pytest.raises(IllegalAction, match="must move"):
+        play(state, "deliver a1")
+    play(state, "move c3 c4")
+    assert "deliver a1" in legal(state)
+
+
+def test_a_card_brought_in_moves_after_the_ability_that_brought_it() -> None:
+    # MB-17: the Diplomat's prisoner may still move; a later ability ends that move too.
+    cards = ("0:6@a1", "0:k@b1", "0:q@b2", "0:j@prison1", "0:5@hand", "1:k@f7")
+    state = position(*cards)
+    play(state, "inspect a1", "free 0", "place c3")
+    assert "move c3 c4" in legal(state)
+    state = position(*cards)
+    play(state, "inspect a1", "play 0", "place d3", "free 0", "place c3", "spy f7")
+    assert "move c3 c4" not in legal(state)
+
+
+def test_the_interleaved_order_is_an_option() -> None:
+    state = _spy_played_beside_the_king(abilities="interleaved")
+    play(state, "spy c5")
+    assert "move c4 c5" in legal(state)  # the King sees the Jack, then decides

@@ -40,6 +40,7 @@ CASES = [
             (4, 60, {}),
             (4, 200, {}),
             (4, 400, {"release": "own"}),
+            (2, 200, {"abilities": "interleaved"}),
         ]
     )
 ]
@@ -165,3 +166,18 @@ def test_the_plan_is_built_once_per_state_and_seat() -> None:
     state.apply(seat, state.legal_actions(seat)[0])
     assert plan(state, seat) is not first
     assert plan(state.clone(), seat) is not plan(state, seat)  # clones keep their own
+
+
+def test_an_ability_before_a_card_moved_means_it_was_not_bound_to_move() -> None:
+    # South plays its hidden hand card onto c6 (free pip squares all around), then its Spy on
+    # f7 unmasks: abilities wait for every card bound to move (MB-52), so the played card is
+    # no even rank, in every sample North draws.
+    cards = ("1:5@f7", "1:k@hand", "1:4@a7", "1:j@e6", "1:8@b6", "0:k@c3", "0:q@a1")
+    state = position(*cards, first=1)
+    play(state, "inspect f7", "play 0", "place c6", "spy c3", "end")
+    seen = set()
+    for i in range(24):
+        sample = state.determinize(0, Rng(i))
+        seen.add(sample.rank_at("c6"))
+        intrigue.replay(sample.record().to_json())  # the sample's story is legal
+    assert seen <= {"K", "J"} and len(seen) == 2

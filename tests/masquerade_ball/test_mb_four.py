@@ -125,7 +125,7 @@ def test_last_player_controlling_a_courtroom_wins_mb29() -> None:
 
 
 def test_nun_delivery_into_another_courtroom_takes_its_axis() -> None:
-    state = four("0:2@nc3", "0:k@nb3", "0:q@nc1", *KINGS)
+    state = four("0:2@nc3", "0:j@nc2", "0:k@nb3", "0:q@nc1", *KINGS)  # the Nun is not bound
     play(state, "inspect nc3", "deliver nb3", "drop ea3")
     assert state.view(None)["board"]["ea3"]["axis"] == "EW"
 
@@ -167,7 +167,7 @@ def test_mb30_there_is_no_west_courtroom_to_enter() -> None:
     play(state, "inspect ball0", "rotate ball")
     moves = dests(state, "ball")
     assert moves and all(sq.startswith("e") for sq in moves)
-    state = position("0:2@nc3", "0:k@nb3", "1:k@ec1", "2:k@sc1", players=3, first=0)
+    state = position("0:2@nc3", "0:j@nc2", "0:k@nb3", "1:k@ec1", "2:k@sc1", players=3, first=0)
     play(state, "inspect nc3", "deliver nb3")
     assert not any(a.startswith("drop w") for a in legal(state))
     with pytest.raises(InvalidOption, match="no courtroom"):

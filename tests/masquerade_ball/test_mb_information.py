@@ -16,7 +16,7 @@ def test_must_move_is_shown_to_the_mover_only() -> None:
 
 def test_mb48_the_nun_owner_sees_the_card_he_delivers() -> None:
     state = position("0:2@c3", "0:5@e3", "1:q@c5", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3")
+    play(state, "inspect c3", "move c3 c4")
     assert state.view(0)["board"]["e3"]["rank"] is None  # never inspected
     play(state, "deliver e3")
     assert events(state, 0, "saw")[-1] == {
@@ -58,7 +58,7 @@ def test_ballroom_cards_are_named_by_their_slot_in_events() -> None:
 
 def test_an_attacking_card_unmasks_on_the_square_it_attacks() -> None:
     state = position("0:2@c3", "0:5@e3", "1:q@e5", "1:k@f7", "0:k@a1")
-    play(state, "inspect c3", "deliver e3", "drop e5", "spy f7")
+    play(state, "inspect c3", "move c3 c4", "deliver e3", "drop e5", "spy f7")
     unmask = events(state, None, "unmask")[-1]
     assert unmask["square"] == "e5" and unmask["attacking"] is True
 
@@ -66,7 +66,16 @@ def test_an_attacking_card_unmasks_on_the_square_it_attacks() -> None:
 def test_a_raised_card_faces_its_new_courtroom() -> None:
     # East's 9 (axis EW) raised by North's Bishop into North's courtroom faces NS.
     state = position(
-        "0:4@nc3", "1:9@grave", "1:k@ec1", "2:k@sc1", "3:k@wc1", "0:q@nc1", players=4, first=0
-    )
+        "0:4@nc3",
+        "1:9@grave",
+        "1:k@ec1",
+        "2:k@sc1",
+        "3:k@wc1",
+        "0:q@nc1",
+        "0:j@nb2",
+        "0:10@nd2",
+        players=4,
+        first=0,
+    )  # nb2 and nd2 are taken: the Bishop is not bound to move before its ability
     play(state, "inspect nc3", "resurrect 0", "place nb3")
     assert state.view(None)["board"]["nb3"]["axis"] == "NS"

@@ -297,9 +297,9 @@ def rank_on(page, place: str) -> str:
 
 
 def test_the_diplomat_places_and_the_nun_drops_by_clicking_squares(browser, web_server):
-    # North: Queen and King on its thrones, a Nun on c3, a Diplomat on d3, its Spy in South's
-    # prison; South only its Queen and King, far away.
-    setup = ["0:q@c1", "0:k@d1", "0:2@c3", "0:6@d3", "0:5@prison1", "1:q@c7", "1:k@d7"]
+    # North: Queen and King on its thrones, a Jack on c2, a Nun on c3, a Diplomat on d3, its
+    # Spy in South's prison; South only its Queen and King, far away.
+    setup = ["0:q@c1", "0:k@d1", "0:j@c2", "0:2@c3", "0:6@d3", "0:5@prison1", "1:q@c7", "1:k@d7"]
     table = create_table(
         web_server.url,
         game=GAME,
@@ -312,24 +312,28 @@ def test_the_diplomat_places_and_the_nun_drops_by_clicking_squares(browser, web_
         me = phone.new_page()
         me.goto(table["links"][0]["url"])
         me.wait_for_function("document.body.dataset.turn === 'yours'")
-        assert highlighted(me, "inspect") == listed(me, "inspect") == {"c1", "d1", "c3", "d3"}
+        inspectable = {"c1", "d1", "c2", "c3", "d3"}
+        assert highlighted(me, "inspect") == listed(me, "inspect") == inspectable
         click(me, f'{BOARD} rect[data-place="d3"]')
+        # The Diplomat has no centre pip: it moves before its ability (the seed's order). Pick
+        # it up, its destinations light up, click one.
+        assert me.locator('#actions > button.action[data-action="free 0"]').count() == 0
+        me.locator(f'{BOARD} rect[data-place="d3"][data-legal="from"]').click()
+        assert highlighted(me, "to") == {"e2", "e3", "c4", "e4"}
+        click(me, f'{BOARD} rect[data-square="c4"]')
+        assert rank_on(me, "c4") == "6"
         click(me, '#actions > button.action[data-action="free 0"]')  # the Diplomat
         # Place phase: the empty squares of North's courtroom light up; the hand is a button.
         assert highlighted(me, "place") == listed(me, "place") - {"hand"}
         assert me.locator('#board button[data-action="place hand"]').count() == 1
         click(me, f'{BOARD} rect[data-square="b3"]')
         assert rank_on(me, "b3") == "5"  # the freed Spy, which North holds and knows (MB-49)
-        # The Diplomat must move on: pick it up, its destinations light up, click one.
-        me.locator(f'{BOARD} rect[data-place="d3"][data-legal="from"]').click()
-        assert highlighted(me, "to") == {"c2", "e2", "e3", "c4", "e4"}
-        click(me, f'{BOARD} rect[data-square="c4"]')
-        assert rank_on(me, "c4") == "6"
         click(me, '#actions > button.action[data-action="end"]')
 
         me.wait_for_function("document.body.dataset.turn === 'yours'", timeout=TIMEOUT * 1000)
         click(me, f'{BOARD} rect[data-place="c3"][data-legal="inspect"]')
-        click(me, '#actions > button.action[data-action="deliver c3"]')  # the Nun herself
+        # c2 and c4 hold North's cards: the Nun need not move and may deliver herself
+        click(me, '#actions > button.action[data-action="deliver c3"]')
         assert me.inner_text("#prompt").startswith("Click where the Nun delivers")
         drops = highlighted(me, "drop")
         assert drops == listed(me, "drop") and "c7" not in drops  # never an enemy throne

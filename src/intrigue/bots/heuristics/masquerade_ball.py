@@ -11,9 +11,10 @@ action once (no look-ahead) and plays the best, ties broken at random:
   the ranks of its suit the seat has not seen; taking or defending a throne weighs most;
 * **advance** toward the enemy thrones, step onto an empty enemy throne, and do not leave your
   own thrones bare;
-* **abilities**: free prisoners (Diplomat), raise the dead (Bishop), restore your own unmasked
-  Assassin or Joker (Priest), spy on enemies near your thrones (Spy), deliver a strong card onto
-  an intruder on your throne (Nun);
+* **abilities**, once the moves worth making are made (an ability ends the movement): free
+  prisoners (Diplomat), raise the dead (Bishop), restore your own unmasked Assassin or Joker
+  (Priest), spy on enemies near your thrones (Spy), deliver a strong card onto an intruder on
+  your throne (Nun);
 * **play** your best hand card onto an empty throne of yours, else as far forward as possible;
 * never release prisoners (they are the enemy's cards), and keep every conquered courtroom.
 """
@@ -292,10 +293,21 @@ def _score(r: _Reader, action: Action) -> float:
     return 0.0  # end, pass
 
 
+ABILITY_VERBS = frozenset(("spy", "redeem", "deliver", "free", "resurrect"))
+MOVE_VERBS = frozenset(("move", "rotate"))  # a swap (worth little) need not come first
+
+
 def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
-    """The best-scoring legal action (see the module docstring); ties at random."""
+    """The best-scoring legal action (see the module docstring); ties at random.
+
+    In the seed's order an ability ends the movement of the cards acting so far (MB-52), so
+    while a move is worth making, it comes before any ability."""
     reader = _Reader(view)
     scored = [(_score(reader, a), a) for a in legal_actions]
+    best_move = max((s for s, a in scored if a.verb in MOVE_VERBS), default=0.0)
+    if best_move > 0:
+        later = best_move - 0.01
+        scored = [(min(s, later) if a.verb in ABILITY_VERBS else s, a) for s, a in scored]
     best = max(s for s, _ in scored)
     top = [a for s, a in scored if s >= best - 1e-9]
     return top[rng.randrange(len(top))]

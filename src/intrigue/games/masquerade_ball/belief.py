@@ -13,7 +13,8 @@ face up, is public. So a sample is built in two steps, from the seat's informati
    * every card the seat came to know (the state's ``learnlog``, in order) has the rank it saw
      (by the order of learning, not by card: after a hidden pick the cards are relabelled);
    * a card another seat moved can move that way (its pip map, a jump, a two-step, ...);
-   * an even card that stayed put at the end of a turn had no empty pip square (MB-6);
+   * an even card that stayed put at the end of a turn, or when an ability was used (the
+     seed's order, MB-52), had no empty pip square (MB-6);
    * every verdict: the two ranks give the public winner and the public flips (§2.3, MB-19);
    * a card unmasked for an ability is the first acting card that could (the invoker rule);
    * which hand card another seat played: a choice point (its back, the suit, is public).
@@ -384,7 +385,9 @@ class _Story:
         ranks[cid] = true
         csp.restrict(cid, allowed)
 
-    def _constrain_end(self, rep: BallState, csp: Csp, p: int) -> None:
+    def _constrain_unbound(self, rep: BallState, csp: Csp) -> None:
+        """No acting card was still bound to move: none that stayed is an even rank with an
+        empty pip square (checked at `end`, and before an ability in the seed's order)."""
         board = rep.board
         for cid, flags in rep.acts.items():
             pos = rep.pos[cid]
@@ -395,6 +398,9 @@ class _Story:
                         stuck |= 1 << r
                 if stuck:
                     csp.restrict(cid, ~stuck)
+
+    def _constrain_end(self, rep: BallState, csp: Csp, p: int) -> None:
+        self._constrain_unbound(rep, csp)
         forced = []
         for n, (a, d, _) in enumerate(rep.pending):
             _, data = self._payload(p, "verdict", n)
@@ -411,6 +417,8 @@ class _Story:
         rep.forced = forced  # type: ignore[attr-defined]
 
     def _constrain_invoke(self, rep: BallState, csp: Csp, action: Action, p: int) -> None:
+        if rep.options["abilities"] != "interleaved":
+            self._constrain_unbound(rep, csp)  # abilities wait for the cards bound to move
         _, data = self._payload(p, "unmask")
         square = data["square"]
         if data.get("attacking"):

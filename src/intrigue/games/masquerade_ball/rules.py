@@ -5,11 +5,12 @@ the start. A card's rank is secret; where it is is public (a square, a ballroom 
 whose order is public: hands, prisons, graveyards). Each seat keeps a bitmask of the cards whose
 identity it knows (MB-11, perfect memory); views show a face-down card's rank only to seats
 whose bit is set. A turn is a sequence of small actions: ``inspect``, optionally ``play`` +
-``place``, then moves, swaps, attacks and abilities of the acting cards in any order, and
-``end``, which untaps and resolves the attacks (the verdicts). Between two turns the referee
-runs the steps in ``todo``: conquests (a conquest window may ask the conqueror to release
-others' prisoners or hand the courtroom back, MB-47, MB-28), the end checks, then release
-windows for the other prison holders (MB-46); then the next turn begins.
+``place``, then the moves, swaps and attacks of the acting cards, then their abilities (the
+seed's order, MB-52; a card brought in by an ability moves after it), and ``end``, which
+untaps and resolves the attacks (the verdicts). Between two turns the referee runs the steps
+in ``todo``: conquests (a conquest window may ask the conqueror to release others' prisoners
+or hand the courtroom back, MB-47, MB-28), the end checks, then release windows for the other
+prison holders (MB-46); then the next turn begins.
 
 Nothing another seat can see depends on a rank it has not seen (flags, names, obligations):
 `belief.py` relies on it to sample exactly what a seat may still believe.
@@ -80,6 +81,7 @@ F_MUST = 4  # the must-move rule applies (the inspected and the played card, MB-
 F_MOVED = 8  # changed place this turn (moved, swapped, delivered)
 F_INVOKED = 16
 F_ROTATED = 32  # four players: an aristocrat that rotated may still make a non-jump move
+F_DECLINED = 64  # an ability was used before it moved: its move is over (the seed's order)
 
 INSPECT, MAIN, PLACE, DROP, OVER = "inspect", "main", "place", "drop", "over"
 WINDOW, CONQUEST = "release", "conquest"  # decisions between turns (MB-46, MB-47)
@@ -182,6 +184,16 @@ OPTIONS = (
         "turns for every other seat whose prison holds cards (MB-22, MB-46); own: only during "
         "your own turn.",
         choices=("any", "own"),
+    ),
+    Option(
+        "abilities",
+        str,
+        "after-moves",
+        "after-moves: the seed's turn order, the acting cards move (or decline) before any "
+        "ability is used, so a Spy's reveal comes too late for this turn's attacks; cards "
+        "brought in by an ability move after it (MB-35, MB-52); interleaved: moves and "
+        "abilities in any order.",
+        choices=("after-moves", "interleaved"),
     ),
     Option(
         "memory",
@@ -492,12 +504,15 @@ class BallState(State):
             if not self.did and not self.played and self.hand[self.ent] and self._empty_court():
                 out += PLAY[: len(self.hand[self.ent])]
             up, rank = self.up, self.rank
+            bound = self._obligations()
+            # The seed's order: abilities once every card bound to move has moved (MB-52).
+            abilities = not bound or self.options["abilities"] == "interleaved"
             for cid, flags in self.acts.items():
                 if flags & F_MOVE:
                     self._move_actions(cid, flags, out)
-                if flags & F_INV and not up[cid] and rank[cid] in ABILITY:
+                if abilities and flags & F_INV and not up[cid] and rank[cid] in ABILITY:
                     self._ability_actions(cid, out)
-            if not self.must_play and not self._obligations():
+            if not self.must_play and not bound:
                 out.append(END)
         prison = self.prison[self.ent]
         if prison:
@@ -775,6 +790,11 @@ class BallState(State):
         if cid == EMPTY:
             return f"there is no acting card on {src}"
         flags = self.acts.get(cid, 0)
+        if flags & F_DECLINED:
+            return (
+                "abilities come after the moves: once a card has unmasked, the cards that were "
+                "already acting may not move any more this turn"
+            )
         if not flags & F_MOVE:
             return (
                 "only the inspected card, the played card and cards brought in by an ability "
@@ -807,6 +827,10 @@ class BallState(State):
                 f"no acting card of yours can use the {kind}'s ability now: it must be a masked "
                 f"{kind} inspected, played or brought in this turn (MB-14)"
             )
+        bound = self._obligations()
+        if bound and self.options["abilities"] != "interleaved":
+            names = ", ".join(self._name_of(c) for c in bound)
+            return f"the card on {names} must move first: abilities come after the moves"
         return {
             "spy": "the Spy unmasks another face-down card on the board",
             "priest": "the Priest redeems another face-up card on the board",
@@ -949,6 +973,8 @@ class BallState(State):
         }[verb]
         invoker = self._pick_invoker(kind, action)
         self.did = True
+        if self.options["abilities"] != "interleaved":
+            self._end_movement()
         self.acts[invoker] = (self.acts[invoker] | F_INVOKED) & ~F_INV
         self.up[invoker] = True
         self._reveal_to_all(invoker)
@@ -988,6 +1014,14 @@ class BallState(State):
             self.grave[g].remove(cid)
             self._begin_placing(cid, "resurrect")
             self._emit("resurrect", seat=seat, graveyard=g, index=index)
+
+    def _end_movement(self) -> None:
+        """The seed's order: an ability comes after the moves, so every card acting so far that
+        has not moved declines its move (none is bound to: abilities wait for those)."""
+        acts = self.acts
+        for cid, flags in acts.items():
+            if flags & F_MOVE:
+                acts[cid] = (flags | F_DECLINED) & ~(F_MOVE | F_MUST)
 
     def _pick_invoker(self, kind: str, action: Action) -> int:
         """The first acting card (in the order they began to act) whose ability does this."""
