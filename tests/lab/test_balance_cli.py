@@ -11,7 +11,7 @@ def test_balance_command_prints_tables_and_writes_the_report(tmp_path, capsys):
     argv += ["--option", "max_turns=3", "--vs-option", "board=ring12", "--seed", "7"]
     assert main([*argv, "--workers", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    for text in ("Rule set base", "win rate by role", "skill trace", "vs minus base", "nights"):
+    for text in ("Rule set base", "win rate by role", "skill trace", "vs against base", "nights"):
         assert text in printed
     report = json.loads((out / "report.json").read_text())
     assert report["config"]["options"] == {"max_turns": "3"}

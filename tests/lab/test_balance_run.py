@@ -1,6 +1,8 @@
 """Balance runs: reproducible whatever the worker count, resumable, crashes kept with records."""
 
+import base64
 import json
+import re
 
 import pytest
 
@@ -140,21 +142,28 @@ def test_report_files_are_written_and_well_formed(tmp_path):
     pytest.importorskip("matplotlib")
     run_balance(mm_config(6, vs_options={"board": "ring12"}), tmp_path, workers=1)
     report = json.loads((tmp_path / "report.json").read_text())
-    assert set(report) == {"schema", "config", "variants", "comparison", "errors", "run"}
-    assert report["schema"] == "intrigue.balance/1"
+    assert set(report) == {
+        "schema", "config", "reference", "verdict", "variants", "comparison", "sweep",
+        "strategies", "skill_trace", "errors", "run",
+    }  # fmt: skip
+    assert report["schema"] == "intrigue.balance/2"
     variant_keys = {
-        "players", "options", "games", "finished", "errors", "outcomes", "win_rates",
-        "first_player", "length", "reasons", "skill",
+        "players", "options", "bots", "focus", "study", "setting", "games", "finished",
+        "errors", "outcomes", "win_rates", "focus_rate", "fairness", "first_player", "length",
+        "reasons", "skill", "rules", "repetition", "branching", "scores", "evaluation", "ludii",
     }  # fmt: skip
     assert all(set(v) == variant_keys for v in report["variants"].values())
     tally = report["variants"]["vs"]["win_rates"]["role"]["duke"]
     assert set(tally) == {"wins", "games", "rate", "ci95"}
     assert tally["ci95"][0] <= tally["rate"] <= tally["ci95"][1]
     html = (tmp_path / "report.html").read_text()
-    for image in ("win_rates.png", "lengths.png"):
-        assert f"<img src='{image}'" in html
-        assert (tmp_path / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "Win rate by role" in html and "vs minus base" in html
+    # One self-contained file: every plot inline, nothing else to send along.
+    images = re.findall(r"<img src='data:image/png;base64,([A-Za-z0-9+/=]+)'", html)
+    assert len(images) >= 3
+    assert all(base64.b64decode(image)[:8] == b"\x89PNG\r\n\x1a\n" for image in images)
+    assert not list(tmp_path.glob("*.png"))
+    assert "Win rate by role" in html and "The variant against the base" in html
+    assert html.index("Verdict") < html.index("Settings")
     assert html.rstrip().endswith("</html>")
 
 
@@ -228,7 +237,7 @@ def test_crashes_in_worker_processes_come_back_the_same(tmp_path):
 
 def test_rotation_gives_each_bot_every_seat():
     config = mm_config(4, bots=["a", "b", "c"])
-    assert [config.seats(i, 5) for i in range(2)] == [
+    assert [config.variants()[0].seats(i) for i in range(2)] == [
         ("a", "b", "c", "a", "b"),
         ("b", "c", "a", "b", "c"),
     ]

@@ -45,6 +45,8 @@ _FACTORIES: dict[str, BotFactory | str] = {
     "random": "intrigue.bots.random_bot:RandomBot",
     "heuristic": "intrigue.bots.heuristic:HeuristicBot",
     "ismcts": "intrigue.bots.ismcts:ISMCTSBot",
+    # Restricted play for the balance lab: another bot that never (or always) takes a kind.
+    "restricted": "intrigue.bots.restricted:RestrictedBot",
 }
 # Strength levels offered to players: easy, medium and hard.
 _ALIASES: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}

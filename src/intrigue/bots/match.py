@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Sequence
 from typing import Any
@@ -13,17 +14,40 @@ from .base import Bot
 
 def wants_sampler(bot: Bot) -> bool:
     """Whether the bot's ``choose`` takes determinizations (search bots do)."""
+    if "choose" in getattr(bot, "__dict__", {}):
+        return _takes_sampler(bot.choose)
+    # Asked before every move: inspecting a signature costs more than a heuristic's decision.
+    return _class_takes_sampler(type(bot))
+
+
+@functools.cache
+def _class_takes_sampler(kind: type) -> bool:
+    return _takes_sampler(kind.choose)
+
+
+def _takes_sampler(choose: Any) -> bool:
     try:
-        return "sampler" in inspect.signature(bot.choose).parameters
+        return "sampler" in inspect.signature(choose).parameters
     except (TypeError, ValueError):
         return False
 
 
-def bot_move(bot: Bot, state: State, seat: int, rng: Rng) -> Action:
+def bot_move(
+    bot: Bot,
+    state: State,
+    seat: int,
+    rng: Rng,
+    *,
+    view: dict[str, Any] | None = None,
+    legal: list[Action] | None = None,
+) -> Action:
     """Ask ``bot`` for ``seat``'s move: it gets the seat's view, legal actions and rng — and,
-    if it searches, a sampler of determinizations for that seat, never the state itself."""
-    view = state.view(seat)
-    legal = state.legal_actions(seat)
+    if it searches, a sampler of determinizations for that seat, never the state itself.
+    A caller that has just built ``view`` and ``legal`` for this position may hand them in."""
+    if view is None:
+        view = state.view(seat)
+    if legal is None:
+        legal = state.legal_actions(seat)
     if wants_sampler(bot):
         return bot.choose(view, legal, rng, sampler=lambda r: state.determinize(seat, r))  # type: ignore[call-arg]
     return bot.choose(view, legal, rng)

@@ -1,10 +1,10 @@
 """The balance lab: many seeded self-play games, and a report of how balanced the game is.
 
-A run plays ``games`` games for each rule set ("base", and "vs" when options or the player
-count are compared), game ``i`` with seed ``seed + i`` and bot ``(seat + i) % len(bots)`` on
-each seat. The report is a pure function of the finished games' rows, sorted by game, so it is
-the same whatever backend or number of workers played them, and whether or not the run was
-interrupted and resumed. See docs/balance.md for what each metric means.
+A run plays ``games`` games of each variant (`design`: the reference rules, a compared rule
+set, sweep points, restricted play, skill-trace levels), game ``i`` with seed ``seed + i``.
+The report is a pure function of the finished games' rows, sorted by game, so it is the same
+whatever backend or number of workers played them, and whether or not the run was interrupted
+and resumed. See docs/balance.md for what each measure means.
 """
 
 from __future__ import annotations
@@ -15,11 +15,31 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from intrigue.bots import register_bot
+from intrigue.engine import load
+
+from .design import BASE, VS, BalanceConfig, Variant
 from .facts import turn_unit
+from .metrics import (
+    branching,
+    evaluation,
+    fairness,
+    outcomes,
+    repetition,
+    rules,
+    score_margins,
+)
+from .paired import adjust, compare_paired
+from .provenance import (
+    OutputExists,
+    ResumeMismatch,
+    prepare_out_dir,
+    run_record,
+)
 from .report_html import write_report_html
 from .runner import GameStream, GameTask, read_rows, run_tasks
 from .skill import skill_report
@@ -31,76 +51,26 @@ from .stats import (
     one_proportion_z_test,
     summarize,
     welch_z_test,
-    wilson_interval,
 )
+from .studies import focus_rate, skill_trace_report, strategies_report, sweep_report
+from .verdict import verdict
 
-SCHEMA = "intrigue.balance/1"
-BASE, VS = "base", "vs"
+__all__ = [
+    "BASE",
+    "VS",
+    "BalanceConfig",
+    "BalanceRun",
+    "OutputExists",
+    "ResumeMismatch",
+    "build_report",
+    "run_balance",
+]
+
+SCHEMA = "intrigue.balance/2"
+# Studies whose variants get every measure (the others: outcomes, win rates, lengths).
+FULL_REPORTS = ("reference", "vs", "sweep")
 # Seat label categories, in the order reports show them.
 CATEGORIES = ("seat", "bot", "role", "team", "faction", "bot_role")
-
-
-@dataclass
-class BalanceConfig:
-    """What to play: the game, bots, rule set(s) and how many games of each."""
-
-    game: str
-    games: int
-    bots: list[str]
-    players: int
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    vs_options: dict[str, Any] = field(default_factory=dict)
-    vs_players: int | None = None
-    plugins: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def compares(self) -> bool:
-        return bool(self.vs_options) or self.vs_players is not None
-
-    def variants(self) -> dict[str, tuple[int, dict[str, Any]]]:
-        """Each rule set's player count and options; "vs" is the base changed by the vs ones."""
-        variants = {BASE: (self.players, dict(self.options))}
-        if self.compares:
-            players = self.vs_players if self.vs_players is not None else self.players
-            variants[VS] = (players, {**self.options, **self.vs_options})
-        return variants
-
-    def seats(self, index: int, players: int) -> tuple[str, ...]:
-        """The bots of game ``index``: the list rotated by one seat per game."""
-        return tuple(self.bots[(seat + index) % len(self.bots)] for seat in range(players))
-
-    def tasks(self) -> list[GameTask]:
-        """Every game of the run, the rule sets interleaved so a partial run stays paired."""
-        variants = self.variants()
-        return [
-            GameTask(
-                self.game,
-                name,
-                index,
-                self.seed + index,
-                players,
-                self.seats(index, players),
-                options,
-                tuple(self.plugins),
-            )
-            for index in range(self.games)
-            for name, (players, options) in variants.items()
-        ]
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["plugins"] = [list(p) for p in self.plugins]
-        return data
-
-    def same_run(self, other: dict[str, Any]) -> bool:
-        """Whether a saved config plays the same games (the game count may differ)."""
-        mine = {k: v for k, v in self.to_json().items() if k != "games"}
-        return mine == {k: v for k, v in other.items() if k != "games"}
-
-
-class ResumeMismatch(ValueError):
-    """``--resume`` in a directory whose games were played with other settings."""
 
 
 @dataclass
@@ -123,18 +93,25 @@ def run_balance(
     workers: int = 1,
     ray_address: str | None = None,
     resume: bool = False,
+    overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> BalanceRun:
     """Play the games not already in ``out_dir`` (with ``resume``), stream each to
-    ``games.jsonl``, then write ``report.json``; ``progress(done, total)`` after each game."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    ``games.jsonl``, then write ``report.json`` and ``report.html``; ``progress(done, total)``
+    after each game. Refuses (`OutputExists`) to write into a folder holding another run
+    unless ``resume`` or ``overwrite``, and (`ResumeMismatch`) to resume one of other settings,
+    rules, bots or package version."""
+    for name, target in config.plugins:
+        register_bot(name, target)
+    record = run_record(config)
+    prepare_out_dir(out_dir, record, resume=resume, overwrite=overwrite)
     tasks = config.tasks()
     planned = {t.key for t in tasks}
     # Every game already on disk stays there (a resumed run may ask for fewer games than an
     # earlier one); only the planned ones count in the report.
-    saved = _saved_rows(config, out_dir) if resume else []
+    saved = _saved_rows(out_dir) if resume else []
     kept = [r for r in saved if (r["variant"], r["index"]) in planned]
-    (out_dir / "run.json").write_text(json.dumps(config.to_json(), indent=2) + "\n")
+    (out_dir / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     done = {(r["variant"], r["index"]) for r in kept}
     todo = [t for t in tasks if t.key not in done]
 
@@ -142,18 +119,24 @@ def run_balance(
         if progress is not None:
             progress(len(kept) + played, len(tasks))
 
+    advance(0)
     started = time.perf_counter()
     stream = GameStream(out_dir / "games.jsonl", saved)
     rows = kept + _play(todo, stream, backend, workers, ray_address, advance)
+    seconds = time.perf_counter() - started
     report = build_report(config, rows)
     report["run"] = {
         "backend": backend,
         "workers": workers,
         "played": len(todo),
         "resumed": len(kept),
-        "seconds": round(time.perf_counter() - started, 3),
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(todo) / seconds, 2) if seconds > 0 else None,
+        "code": record["code"],
+        "rules": record["rules"],
+        "bots": {name: p["sha256"] for name, p in record["bots"].items()},
     }
-    rows = sort_rows(rows)
+    rows = sort_rows(config, rows)
     write_outputs(report, rows, out_dir)
     return BalanceRun(report, rows, out_dir, len(todo), len(kept))
 
@@ -179,52 +162,76 @@ def _play(
 
 
 def write_outputs(report: dict[str, Any], rows: list[dict[str, Any]], out_dir: Path) -> None:
-    """``report.json``, ``report.html`` with its plots, and one replay record per crash."""
+    """``report.json``, the self-contained ``report.html``, and one replay record per crash."""
     (out_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     write_report_html(report, rows, out_dir)
     for error in report["errors"]:
         if error["record"] is not None:
-            path = out_dir / f"crash-{error['variant']}-{error['index']}.json"
+            path = out_dir / f"crash-{error['variant']}-{error['index']}.json".replace(":", "_")
             path.write_text(json.dumps(error["record"], indent=2) + "\n")
 
 
-def _saved_rows(config: BalanceConfig, out_dir: Path) -> list[dict[str, Any]]:
-    """The games a resumed run keeps: those on disk, checked to be of the same settings."""
-    saved = out_dir / "run.json"
-    if saved.exists() and not config.same_run(json.loads(saved.read_text())):
-        raise ResumeMismatch(
-            f"{out_dir} holds games played with other settings (see {saved}); "
-            "use another --out or drop --resume"
-        )
+def _saved_rows(out_dir: Path) -> list[dict[str, Any]]:
+    """The games a resumed run keeps (checked to be of the same run by `prepare_out_dir`)."""
     # The last copy of a game wins, should a file have been appended to by hand.
     unique = {(r["variant"], r["index"]): r for r in read_rows(out_dir / "games.jsonl")}
     return list(unique.values())
 
 
-def sort_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows in game order: by rule set, then game index."""
-    order = {BASE: 0, VS: 1}
-    return sorted(rows, key=lambda r: (order.get(r["variant"], 2), r["index"]))
+def sort_rows(config: BalanceConfig, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in game order: by variant (the run's order), then game index."""
+    order = {v.name: i for i, v in enumerate(config.variants())}
+    return sorted(rows, key=lambda r: (order.get(r["variant"], len(order)), r["index"]))
 
 
 # -- the report ---------------------------------------------------------------------------------
 def build_report(config: BalanceConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole report (without run timings) from the games' rows."""
-    rows = sort_rows(rows)
+    rows = sort_rows(config, rows)
+    by_variant: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_variant[row["variant"]].append(row)
+    verbs = sorted({a.verb for a in load(config.game).action_table})
     variants = {
-        name: variant_report(
-            config.game, players, options, [r for r in rows if r["variant"] == name]
-        )
-        for name, (players, options) in config.variants().items()
+        v.name: variant_report(config.game, v, by_variant[v.name], verbs) for v in config.variants()
     }
+    comparison = None
+    if VS in variants:
+        comparison = _compare_vs(config, variants, by_variant)
+    sweep = sweep_report(config, by_variant)
+    tables = [comparison] if comparison else []
+    if sweep:
+        tables += list(sweep["comparisons"].values())
+    for table in tables:
+        for key, length in table["length"].items():
+            length["unit"] = turn_unit(config.game) if key == "turns" else "steps"
+    adjust(tables)
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "config": config.to_json(),
+        "reference": config.reference,
         "variants": variants,
-        "comparison": compare(variants[BASE], variants[VS]) if VS in variants else None,
+        "comparison": comparison,
+        "sweep": sweep,
+        "strategies": strategies_report(config, by_variant),
+        "skill_trace": skill_trace_report(config, by_variant),
         "errors": [_error_entry(r) for r in rows if r["status"] != "ok"],
     }
+    report["verdict"] = verdict(report)
     return report
+
+
+def _compare_vs(
+    config: BalanceConfig,
+    variants: dict[str, dict[str, Any]],
+    rows: dict[str, list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The vs rule set against the base: paired on the seeds at the same player count,
+    otherwise as independent samples (another player count makes other games)."""
+    base, vs = variants[config.reference], variants[VS]
+    if base["players"] == vs["players"]:
+        return {"paired": True, **compare_paired(rows[config.reference], rows[VS])}
+    return {"paired": False, **compare(base, vs)}
 
 
 def _error_entry(row: dict[str, Any]) -> dict[str, Any]:
@@ -233,42 +240,80 @@ def _error_entry(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def variant_report(
-    game_id: str, players: int, options: dict[str, Any], rows: list[dict[str, Any]]
+    game_id: str, variant: Variant, rows: list[dict[str, Any]], verbs: list[str]
 ) -> dict[str, Any]:
-    """Every metric of one rule set."""
+    """Every measure of one variant."""
     ok = [r for r in rows if r["status"] == "ok"]
-    steps = [float(r["steps"]) for r in ok]
     by = tallies(ok)
+    steps = [float(r["steps"]) for r in ok]
     turns = [float(r["turns"]) for r in ok if r.get("turns") is not None]
-    return {
-        "players": players,
-        "options": options,
+    # Restricted play and skill levels are read through their focus seat: the rest of the
+    # report stays with the rule sets, keeping report.json small for runs of many variants.
+    full = variant.study in FULL_REPORTS
+    report = {
+        "players": variant.players,
+        "options": variant.options,
+        "bots": list(variant.bots),
+        "focus": variant.focus,
+        "study": variant.study,
+        "setting": variant.setting,
         "games": len(rows),
         "finished": len(ok),
         "errors": len(rows) - len(ok),
-        "outcomes": {
-            "decisive": proportion(sum(not r["draw"] and not r["capped"] for r in ok), len(ok)),
-            "draws": proportion(sum(bool(r["draw"]) for r in ok), len(ok)),
-            "capped": proportion(sum(bool(r["capped"]) for r in ok), len(ok)),
-        },
+        "outcomes": outcomes(ok),
         "win_rates": {k: {str(n): t.to_json() for n, t in v.items()} for k, v in by.items()},
-        "first_player": first_player_report(ok, players),
+        "focus_rate": focus_rate(ok),
+        "fairness": fairness({k: {str(n): t for n, t in v.items()} for k, v in by.items()}),
+        "first_player": first_player_report(ok),
         "length": {
             "steps": summarize(steps),
             "turns": {**summarize(turns), "unit": turn_unit(game_id)} if turns else None,
         },
         "reasons": reasons(ok),
         "skill": skill_report(by.get("bot", {})),
+        "rules": rules(ok, verbs) if full else None,
+        "repetition": repetition(ok) if full else None,
+        "branching": branching(ok) if full else None,
+        "scores": score_margins(game_id, ok) if full else None,
+        "evaluation": evaluation(ok) if full else None,
     }
+    report["ludii"] = ludii_names(report)
+    return report
 
 
-def proportion(count: int, total: int) -> dict[str, Any]:
-    low, high = wilson_interval(count, total)
+def ludii_names(variant: dict[str, Any]) -> dict[str, float | None]:
+    """The variant's measures under Ludii's metric names (docs/balance.md lists them)."""
+
+    def value(*path: str) -> Any:
+        node: Any = variant
+        for key in path:
+            if not isinstance(node, dict) or node.get(key) is None:
+                return None
+            node = node[key]
+        return node
+
+    evaluated = variant.get("evaluation") or {}
+
+    def mean(key: str) -> float | None:
+        return (evaluated.get(key) or {}).get("mean")
+
     return {
-        "count": count,
-        "games": total,
-        "rate": count / total if total else 0.0,
-        "ci95": [low, high],
+        "Completion": value("outcomes", "completion", "rate"),
+        "Drawishness": value("outcomes", "draws", "rate"),
+        "Timeouts": value("outcomes", "capped", "rate"),
+        "AdvantageP1": value("first_player", "rate"),
+        "Balance": value("fairness", "seat", "balance"),
+        "DurationTurns": value("length", "turns", "mean"),
+        "DurationMoves": value("length", "steps", "mean"),
+        "BranchingFactor": value("branching", "branching_factor"),
+        "DecisionMoves": value("branching", "decision_moves"),
+        "PositionalRepetition": value("repetition", "positional_repetition"),
+        "ScoreDifference": value("scores", "top_two_gap", "mean"),
+        "LeadChange": mean("lead_change"),
+        "Stability": mean("stability"),
+        "Drama": mean("drama"),
+        "ClarityVariance": mean("clarity_variance"),
+        "ClarityNarrowness": mean("clarity_narrowness"),
     }
 
 
@@ -301,7 +346,7 @@ def _teams(teams: list[str] | None) -> dict[str, list[int]]:
     return members
 
 
-def first_player_report(rows: list[dict[str, Any]], players: int) -> dict[str, Any] | None:
+def first_player_report(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     """How often the seat that moved first won, against a seat's fair share.
 
     The fair share is the mean result of a seat in the same games: 1/players when every game
@@ -332,9 +377,9 @@ def reasons(rows: list[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-# -- comparing two rule sets --------------------------------------------------------------------
+# -- comparing two rule sets of different player counts -------------------------------------------
 def compare(base: dict[str, Any], vs: dict[str, Any]) -> dict[str, Any]:
-    """Each rate of the "vs" rule set minus the base one, with significance tests.
+    """Each rate of the "vs" rule set minus the base one, as independent samples.
 
     Per-seat categories (seats, roles, ...) are compared only at equal player counts: with
     another count a seat's fair share changes, so its raw rate says nothing about balance.
@@ -366,7 +411,8 @@ def _tally(data: dict[str, Any]) -> Tally:
 
 
 def _compare_counts(base: dict[str, Any], vs: dict[str, Any]) -> dict[str, Any]:
-    return compare_tallies(Tally(base["count"], base["games"]), Tally(vs["count"], vs["games"]))
+    found = compare_tallies(Tally(base["count"], base["games"]), Tally(vs["count"], vs["games"]))
+    return {"base_rate": base["rate"], "vs_rate": vs["rate"], **found}
 
 
 def _compare_advantage(base: dict[str, Any], vs: dict[str, Any]) -> dict[str, Any]:
@@ -381,6 +427,8 @@ def _compare_advantage(base: dict[str, Any], vs: dict[str, Any]) -> dict[str, An
     z = delta / error if error > 0 else 0.0
     same_share = math.isclose(one["expected"], two["expected"])
     return {
+        "base_rate": one["advantage"],
+        "vs_rate": two["advantage"],
         "delta": delta,
         "ci95": [delta - Z95 * error, delta + Z95 * error],
         "z": z,
@@ -408,7 +456,7 @@ def _compare_lengths(base: dict[str, Any], vs: dict[str, Any]) -> dict[str, Any]
             "unit": one.get("unit", "steps"),
             "base_mean": one["mean"],
             "vs_mean": two["mean"],
-            "delta": two["mean"] - one["mean"],
+            "mean_difference": two["mean"] - one["mean"],
             "p_value": p,
         }
     return out

@@ -23,7 +23,9 @@ from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State, load
 
 from .arena import seat_result
+from .evaluation import evaluation_trace
 from .facts import game_facts
+from .trace import GameWatch
 
 BACKENDS = ("serial", "process", "ray")
 # The bots' generator is derived from the game seed exactly as `play_match` derives it, so a
@@ -44,6 +46,10 @@ class GameTask:
     options: dict[str, Any] = field(default_factory=dict)
     # (name, "module:attribute") bots to register first: workers are fresh interpreters.
     plugins: tuple[tuple[str, str], ...] = ()
+    # The seat whose result the variant studies (restricted play, skill trace), if any.
+    focus: int | None = None
+    # Moments of the finished game to evaluate (0: none; see `evaluation`).
+    eval_points: int = 0
 
     @property
     def key(self) -> tuple[str, int]:
@@ -63,15 +69,25 @@ def play_one(task: GameTask) -> dict[str, Any]:
         state = load(task.game).new(task.players, task.seed, **task.options)
         bots = [make_bot(name) for name in task.bots]
         rng = Rng(task.seed ^ BOT_RNG_SALT)
+        watch = GameWatch(state)
         while not state.is_over:
             for seat in state.to_move:
                 # An earlier move in this simultaneous round may have ended the phase.
                 if state.is_over or seat not in state.to_move:
                     continue
-                state.apply(seat, bot_move(bots[seat], state, seat, rng))
+                view, legal = state.view(seat), state.legal_actions(seat)
+                watch.decision(state, seat, view, legal)
+                action = bot_move(bots[seat], state, seat, rng, view=view, legal=legal)
+                watch.played(seat, action)
+                state.apply(seat, action)
+        row = {**_finished_row(task, state), **watch.finish(state)}
+        if task.eval_points:
+            row["eval"] = evaluation_trace(
+                task.game, task.players, task.seed, task.options, state.history, task.eval_points
+            )
     except Exception as exc:
         return _error_row(task, state, exc)
-    return _finished_row(task, state)
+    return row
 
 
 def _base_row(task: GameTask) -> dict[str, Any]:
@@ -81,6 +97,7 @@ def _base_row(task: GameTask) -> dict[str, Any]:
         "seed": task.seed,
         "players": task.players,
         "bots": list(task.bots),
+        "focus": task.focus,
     }
 
 
@@ -93,6 +110,8 @@ def _finished_row(task: GameTask, state: State) -> dict[str, Any]:
         "status": "ok",
         "winners": list(outcome.winners),
         "results": [seat_result(state, seat) for seat in range(state.players)],
+        "returns": list(outcome.returns),
+        "scores": None if outcome.scores is None else list(outcome.scores),
         "reason": outcome.reason,
         "draw": outcome.is_draw,
         "capped": outcome.capped,

@@ -175,3 +175,146 @@ def summarize(values: list[float]) -> dict[str, float | int | None]:
         "min": float(min(values)),
         "max": float(max(values)),
     }
+
+
+# -- paired tests, omnibus tests and multiple comparisons ----------------------------------------
+def binomial_two_sided_p(successes: int, trials: int) -> float:
+    """Exact two-sided p-value of ``successes`` in ``trials`` under p = 1/2 (doubling the
+    smaller tail, capped at 1): the exact McNemar test on the discordant pairs."""
+    if trials == 0:
+        return 1.0
+    k = min(successes, trials - successes)
+    log_half = trials * math.log(0.5)
+    tail = sum(math.exp(_log_comb(trials, i) + log_half) for i in range(k + 1))
+    return min(1.0, 2 * tail)
+
+
+def sign_test(differences: list[float]) -> dict[str, Any]:
+    """Exact sign test of paired differences (zeros dropped). With 0/1 outcomes it is the exact
+    McNemar test: ``up`` pairs went 0 -> 1, ``down`` 1 -> 0, every other pair agreed."""
+    up = sum(1 for d in differences if d > 0)
+    down = sum(1 for d in differences if d < 0)
+    return {"up": up, "down": down, "p_value": binomial_two_sided_p(up, up + down)}
+
+
+def paired_summary(base: list[float], vs: list[float]) -> dict[str, Any]:
+    """Mean of vs - base over the pairs with a 95% interval (normal approximation of the
+    paired t-test) and the Wilcoxon signed-rank test's p-value."""
+    diffs = [b - a for a, b in zip(base, vs, strict=True)]
+    n = len(diffs)
+    mean = statistics.fmean(diffs) if diffs else 0.0
+    error = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+    # Without spread any mean difference is certain.
+    p_t = normal_two_sided_p(mean / error) if error > 0 else float(mean == 0)
+    return {
+        "pairs": n,
+        "mean_difference": mean,
+        "ci95": [mean - Z95 * error, mean + Z95 * error],
+        "p_value": p_t,
+        "wilcoxon_p": wilcoxon_signed_rank_p(diffs),
+    }
+
+
+def wilcoxon_signed_rank_p(differences: list[float]) -> float:
+    """Two-sided p-value of the Wilcoxon signed-rank test (zeros dropped, average ranks for
+    ties, normal approximation with the tie correction; fine from about 20 pairs)."""
+    nonzero = [d for d in differences if d != 0]
+    n = len(nonzero)
+    if n == 0:
+        return 1.0
+    order = sorted(range(n), key=lambda i: abs(nonzero[i]))
+    ranks = [0.0] * n
+    ties = 0.0
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and abs(nonzero[order[j + 1]]) == abs(nonzero[order[i]]):
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        size = j - i + 1
+        ties += size**3 - size
+        i = j + 1
+    plus = sum(r for r, d in zip(ranks, nonzero, strict=True) if d > 0)
+    mean = n * (n + 1) / 4
+    variance = n * (n + 1) * (2 * n + 1) / 24 - ties / 48
+    if variance <= 0:
+        return 1.0
+    return normal_two_sided_p((plus - mean) / math.sqrt(variance))
+
+
+def chi_square_sf(statistic: float, df: int) -> float:
+    """P(X >= statistic) for X chi-square with ``df`` degrees of freedom (regularised upper
+    incomplete gamma function: a series below a + 1, a continued fraction above)."""
+    if df <= 0:
+        return 1.0
+    if statistic <= 0:
+        return 1.0
+    a, x = df / 2, statistic / 2
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1 / a
+        n = 0
+        while abs(term) > abs(total) * 1e-15 and n < 10_000:
+            n += 1
+            term *= x / (a + n)
+            total += term
+        return max(0.0, 1 - math.exp(log_front) * total)
+    # Lentz's method for the continued fraction of Q(a, x).
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
+def homogeneity_test(tallies: list[Tally]) -> dict[str, Any] | None:
+    """Pearson's chi-square test that every tally has the same win rate (the pooled rate, the
+    fair share): the k x 2 table of wins and losses. None with fewer than two tallies or no
+    variance. Seats of one game are not independent (one's win is another's loss), which
+    makes this test conservative for seats."""
+    kept = [t for t in tallies if t.games > 0]
+    games = sum(t.games for t in kept)
+    if len(kept) < 2 or games == 0:
+        return None
+    pooled = sum(t.wins for t in kept) / games
+    if not 0 < pooled < 1:
+        return None
+    statistic = sum(
+        (t.wins - t.games * pooled) ** 2 / (t.games * pooled * (1 - pooled)) for t in kept
+    )
+    df = len(kept) - 1
+    return {"chi2": statistic, "df": df, "p_value": chi_square_sf(statistic, df), "fair": pooled}
+
+
+def holm(p_values: list[float | None]) -> list[float | None]:
+    """Holm-Bonferroni adjusted p-values (None stays None): reject where adjusted < alpha, and
+    the chance of any false finding in the whole table stays below alpha."""
+    indexed = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(indexed)
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(indexed):
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[i] = running
+    return adjusted
+
+
+def balance_index(rates: list[float]) -> float | None:
+    """Ludii's *Balance*: 1 minus the largest gap between two win rates (1: all equal)."""
+    if len(rates) < 2:
+        return None
+    return 1.0 - (max(rates) - min(rates))
