@@ -27,23 +27,25 @@ from typing import Any
 from intrigue.engine import Action, Game, State
 
 # Event fields that name a thing of the game (a card, a unit, a result), counted per value.
-DETAIL_FIELDS = (
-    "card",
-    "cards",
-    "weapon",
-    "enemy",
-    "target",
-    "rank",
-    "ability",
-    "honour",
-    "army",
-    "deck",
-    "result",
-    "winner",
-    "how",
-    "style",
-    "next",
-    "extra",
+DETAIL_FIELDS = frozenset(
+    {
+        "card",
+        "cards",
+        "weapon",
+        "enemy",
+        "target",
+        "rank",
+        "ability",
+        "honour",
+        "army",
+        "deck",
+        "result",
+        "winner",
+        "how",
+        "style",
+        "next",
+        "extra",
+    }
 )
 # A verb whose table has at most this many actions, some with named arguments, names cards or
 # kinds (``draw jack``); more are places or seats, counted by verb only.
@@ -99,7 +101,7 @@ class GameWatch:
         # phase -> [decisions, legal moves summed, most legal moves, decisions with a choice]
         self.branching: dict[str, list[int]] = {}
         self.seen: Counter[str] = Counter()
-        self.last_to_move: tuple[int, ...] | None = None
+        self.last_to_move: frozenset[int] | None = None
         self.recurring = False
         self.at_repeats = {"decisions": 0, "forced": 0, "legal": 0}
         self.loop_moves: Counter[str] = Counter()
@@ -112,12 +114,14 @@ class GameWatch:
         row[1] += len(legal)
         row[2] = max(row[2], len(legal))
         row[3] += len(legal) > 1
-        to_move = tuple(state.to_move)
-        if to_move != self.last_to_move:
-            self.last_to_move = to_move
-            key = public_position(state.view(None))
+        to_move = frozenset(state.to_move)
+        # A new turn when other seats are to move; in a simultaneous phase, seats that have
+        # decided leave to_move, which is the same turn going on.
+        if self.last_to_move is None or not to_move <= self.last_to_move:
+            key = public_position(state.shared_view(None))
             self.seen[key] += 1
             self.recurring = self.seen[key] > 1
+        self.last_to_move = to_move
         if self.recurring:
             self.at_repeats["decisions"] += 1
             self.at_repeats["forced"] += len(legal) == 1
@@ -164,8 +168,8 @@ class GameWatch:
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players):
             seat = None
         self._count(counts, f"event:{kind}", seat)
-        for name in DETAIL_FIELDS:
-            for value in _names(event.get(name)):
+        for name in DETAIL_FIELDS.intersection(event):
+            for value in _names(event[name]):
                 self._count(counts, f"event:{kind} {name}={value}", seat)
 
 

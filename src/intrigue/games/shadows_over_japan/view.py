@@ -74,18 +74,32 @@ def card_view(state: JapanState, c: int) -> dict[str, Any]:
 
 
 def _nobles_view(state: JapanState) -> list[dict[str, Any]]:
+    # One pass over the map for every Noble's tallies (the state's economy(), samurai(),
+    # conquered() and lost() each walk the map once per Noble): views are built on every move.
+    economy, samurai, provinces, conquered, lost = ([0] * 4 for _ in range(5))
+    owner, dev, sam = state.owner, state.dev, state.sam
+    for p in range(NP):
+        n = owner[p]
+        economy[n] += dev[p]
+        provinces[n] += 1
+        if sam[p] >= 0:
+            samurai[n] += 1
+        home = HOME[p]
+        if home != n:
+            conquered[n] += 1
+            lost[home] += 1
     return [
         {
             "key": NOBLES[n],
             "name": NOBLE_NAMES[n],
             "capital": KEYS[CAPITAL_OF[n]],
-            "economy": state.economy(n),
-            "military": state.military(n),
+            "economy": economy[n],
+            "military": 2 * state.armies(n) + samurai[n],
             "armies": state.armies(n),
-            "samurai": state.samurai(n),
-            "provinces": sum(1 for p in range(NP) if state.owner[p] == n),
-            "conquered": state.conquered(n),
-            "lost": state.lost(n),
+            "samurai": samurai[n],
+            "provinces": provinces[n],
+            "conquered": conquered[n],
+            "lost": lost[n],
             "intelligence_at_capital": state.intel_cap[n],
             "honours": state.honours_won[n],
             "development_supply": state.dev_supply[n],
