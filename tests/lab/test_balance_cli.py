@@ -54,3 +54,44 @@ def test_balance_resume_with_other_settings_is_a_usage_error(tmp_path, capsys):
     capsys.readouterr()
     assert main([*base, "--bots", "heuristic", "--resume"]) == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_balance_never_writes_over_a_run_unless_asked(tmp_path, capsys):
+    argv = ["balance", "project-assassination", "--games", "2", "--workers", "1"]
+    argv += ["--bots", "random", "--option", "max_turns=10", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    before = (tmp_path / "games.jsonl").read_text()
+    capsys.readouterr()
+    assert main([*argv, "--games", "3"]) == 2
+    assert "already holds a run" in " ".join(capsys.readouterr().err.split())
+    assert (tmp_path / "games.jsonl").read_text() == before  # untouched
+    assert main([*argv, "--resume", "--overwrite"]) == 2
+    assert main([*argv, "--games", "3", "--overwrite"]) == 0
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 3
+
+
+def test_balance_studies_from_the_command_line(tmp_path, capsys):
+    base = ["balance", "project-assassination", "--games", "2", "--workers", "1"]
+    base += ["--option", "max_turns=10", "--eval-games", "1", "--eval-points", "3"]
+    argv = [*base, "--bots", "heuristic", "--strategies", "cage", "--out", str(tmp_path / "s")]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "Verdict" in printed and "Restricted play (heuristic)" in " ".join(printed.split())
+    report = json.loads((tmp_path / "s" / "report.json").read_text())
+    assert [e["variant"] for e in report["strategies"]["entries"]] == ["never:cage", "prefer:cage"]
+    assert report["variants"]["base"]["evaluation"]["games"] == 1
+    sweep = [*base, "--bots", "random", "--sweep", "cage=until_next_turn,permanent"]
+    assert main([*sweep, "--out", str(tmp_path / "w")]) == 0
+    assert "cage=permanent against cage=until_next_turn" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    # Bad studies are usage errors.
+    for bad in (
+        ["--bots", "heuristic,random", "--strategies"],
+        ["--bots", "heuristic", "--strategies", "fly"],
+        ["--sweep", "cage=permanent"],
+        ["--sweep", "cage=until_next_turn,permanent", "--vs-option", "cage=permanent"],
+        ["--skill-trace", "lots"],
+    ):
+        assert main([*base, *bad, "--out", str(tmp_path / "bad")]) == 2, bad
+        assert capsys.readouterr().err

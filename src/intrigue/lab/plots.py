@@ -218,7 +218,7 @@ def _length_panel(
     ax.set_xlabel(unit)
     ax.set_ylabel("games")
     ax.set_title(f"game length in {unit}", fontsize=10, loc="left")
-    if len(values) > 1:
+    if len(values) > 1 and ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8)
 
 
@@ -227,8 +227,10 @@ def trajectory_plot(report: dict[str, Any]) -> tuple[str, bytes] | None:
     """The referee's evaluation of the eventual winners and losers through the game."""
     reference = report["variants"][report["reference"]]
     evaluated = reference.get("evaluation")
-    if not evaluated:
-        return None
+    if not evaluated or not any(
+        v is not None for vs in evaluated["trajectory"].values() for v in vs
+    ):
+        return None  # nothing evaluated, or no evaluated game had a winner
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3))
     for i, (side, values) in enumerate(evaluated["trajectory"].items()):
@@ -244,7 +246,7 @@ def trajectory_plot(report: dict[str, Any]) -> tuple[str, bytes] | None:
         fontsize=10,
         loc="left",
     )
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left")
     return ("The fitted evaluation of the real state, winners against losers", _png(fig))
 
 
@@ -323,7 +325,8 @@ def sweep_plot(report: dict[str, Any], measure: str) -> tuple[str, bytes] | None
         )
         if measure != "length":
             ax.set_ylim(0, 1)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     return (f"{measure.replace('/', ' by ')} against {' and '.join(names)}", _png(fig))
 
 
