@@ -37,6 +37,7 @@ DETAIL_FIELDS = frozenset(
         "rank",
         "ability",
         "honour",
+        "noble",
         "army",
         "deck",
         "result",
