@@ -246,11 +246,9 @@ def wilcoxon_signed_rank_p(differences: list[float]) -> float:
 def chi_square_sf(statistic: float, df: int) -> float:
     """P(X >= statistic) for X chi-square with ``df`` degrees of freedom (regularised upper
     incomplete gamma function: a series below a + 1, a continued fraction above)."""
-    if df <= 0:
-        return 1.0
-    if statistic <= 0:
-        return 1.0
     a, x = df / 2, statistic / 2
+    if df <= 0 or x <= 0:  # (a statistic of 1e-323 halves to 0)
+        return 1.0
     log_front = -x + a * math.log(x) - math.lgamma(a)
     if x < a + 1:
         term = total = 1 / a
