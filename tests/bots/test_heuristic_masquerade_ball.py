@@ -35,7 +35,7 @@ def test_registered_as_the_games_heuristic() -> None:
     assert policy_for("masquerade-ball") is choose
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("opponent", ["heuristic", "random"])
 def test_only_legal_actions_over_whole_games(players: int, opponent: str) -> None:
     bots = {"heuristic": make_bot("heuristic"), "random": make_bot("random")}

@@ -65,6 +65,7 @@ def test_a_game_without_heuristic_module_has_no_hooks() -> None:
     [
         ("masquerade-murder", None),
         ("masquerade-ball", 2),
+        ("masquerade-ball", 3),
         ("masquerade-ball", 4),
         ("project-assassination", None),
         ("shadows-over-japan", 2),

@@ -11,6 +11,7 @@ import intrigue
 
 CASES = [
     ("masquerade-ball", 2, 6),
+    ("masquerade-ball", 3, 6),
     ("masquerade-ball", 4, 8),
     ("project-assassination", 2, 6),
     ("shadows-over-japan", 3, 1),

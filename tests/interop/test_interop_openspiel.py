@@ -102,7 +102,10 @@ def test_parameters_reach_the_game():
     assert state.view(None)["board"]["name"] == "ring12"
     assert state.options["max_turns"] == 4
     with pytest.raises(Exception, match="players"):
-        adapter.load_game("masquerade-ball", players=3)
+        adapter.load_game("masquerade-ball", players=5)
+    three = adapter.load_game("masquerade-ball", players=3)  # MB-30: 2 to 4 players
+    assert three.num_players() == 3
+    assert _deal(three.new_initial_state(), 3).intrigue_state.players == 3
 
 
 def test_max_game_length_bounds_random_games():

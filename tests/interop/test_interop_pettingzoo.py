@@ -130,4 +130,4 @@ def test_bad_options_fail_at_construction():
     with pytest.raises(intrigue.InvalidOption):
         raw_env("masquerade-murder", board="hexagon")
     with pytest.raises(intrigue.InvalidOption):
-        raw_env("masquerade-ball", players=3)
+        raw_env("masquerade-ball", players=5)

@@ -114,13 +114,19 @@ def test_report_counts_every_seat_game_and_names_roles_and_teams(tmp_path):
     assert report["comparison"] is None and report["errors"] == []
 
 
-def test_first_player_advantage_and_player_count_comparison(tmp_path):
+def three_against_four(game_id: str, games: int, max_turns: str, seed: int, tmp_path):
+    """A random-bot run of ``game_id`` with 3 players against 4: (report, base, vs)."""
     config = BalanceConfig(
-        "shadows-over-japan", 8, ["random"], 3, {"max_turns": "3"}, seed=3, vs_players=4
+        game_id, games, ["random"], 3, {"max_turns": max_turns}, seed=seed, vs_players=4
     )
     report = run_balance(config, tmp_path, workers=1).report
     base, vs = report["variants"]["base"], report["variants"]["vs"]
     assert (base["players"], vs["players"]) == (3, 4)
+    return report, base, vs
+
+
+def test_first_player_advantage_and_player_count_comparison(tmp_path):
+    report, base, vs = three_against_four("shadows-over-japan", 8, "3", 3, tmp_path)
     assert base["first_player"]["games"] == 8
     # One winner a game (ties aside): the fair share is about 1/players.
     assert base["first_player"]["expected"] > vs["first_player"]["expected"] >= 0.25
@@ -136,6 +142,13 @@ def test_first_player_advantage_and_player_count_comparison(tmp_path):
     assert advantage["delta"] == pytest.approx(expected)
     assert advantage["ci95"][0] < advantage["delta"] < advantage["ci95"][1]
     assert advantage["fisher_p"] is None
+
+
+def test_the_ball_with_three_players_against_four(tmp_path):
+    # MB-30: the lab plays and compares the three-player Ball like any other count.
+    report, base, vs = three_against_four("masquerade-ball", 4, "6", 5, tmp_path)
+    assert base["finished"] == vs["finished"] == 4 and report["errors"] == []
+    assert set(base["win_rates"]["seat"]) == {"0", "1", "2"}
 
 
 def test_report_files_are_written_and_well_formed(tmp_path):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from intrigue.engine.options import resolve_options
 from intrigue.games.masquerade_ball.rules import BallState
 
 START = "q-k-j-10-9-8-a-jk-7-6-5-4-3-2"  # throne row b-e, step row a-f, front row b-e
@@ -26,11 +25,9 @@ def position(*cards: str, first: int = 0, players: int = 2, **options: Any) -> B
 
 
 def three(seed: int = 7, **options: Any) -> BallState:
-    """A three-player game (MB-30). The game does not offer 3 players yet (the issue asks for 2
-    or 4, and the interop adapters rely on it), so it is built as `Game.new` would."""
-    game = game_obj()
-    state = BallState(game, 3, seed, resolve_options(game.options, options))
-    state._start()
+    """A three-player game (MB-30): North, East and South round the ballroom."""
+    state = game_obj().new(3, seed=seed, **options)
+    assert isinstance(state, BallState)
     return state
 
 

@@ -147,7 +147,7 @@ def test_mb43_second_row_cards_do_not_enter_the_ballroom() -> None:
 
 
 def test_mb30_three_players_north_east_south_clockwise() -> None:
-    assert game_obj().player_counts == (2, 4)  # not offered yet: see mb_helpers.three
+    assert game_obj().player_counts == (2, 3, 4)  # "2 to 4 players" [MB L17]
     state = three(seed=4, first=0)
     view = state.view(None)
     assert [s["name"] for s in view["sides"]] == ["North", "East", "South"]

@@ -119,7 +119,7 @@ def assert_fits_phone(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_phone_seat_plays_the_ball_by_clicking_the_palace(browser, web_server, players):
     table = create_table(
         web_server.url,
@@ -137,8 +137,14 @@ def test_a_phone_seat_plays_the_ball_by_clicking_the_palace(browser, web_server,
         spectator.goto(table["spectate"])
         me.wait_for_selector(f"{BOARD} rect[data-side]")
         spectator.wait_for_selector(f"{BOARD} rect[data-side]")
-        squares = 42 if players == 2 else 4 * 18 + 1  # the 6x7 grid; or 4 courtrooms, ballroom
+        # the 6x7 grid; or one courtroom of 18 squares a player round the ballroom zone
+        squares = 42 if players == 2 else players * 18 + 1
         assert me.locator(f"{BOARD} rect[data-square]").count() == squares
+        palace = {2: "two-player", 3: "three-player", 4: "four-player"}[players]
+        assert me.get_attribute(BOARD, "aria-label") == f"the {palace} palace"
+        if players == 3:  # MB-30: the West courtroom is missing, and the page says so
+            assert me.text_content(f"{BOARD} .mb-missing") == "no West courtroom"
+            assert me.locator(f'{BOARD} rect[data-square^="w"]').count() == 0
         assert_fits_phone(me)
 
         clicks = play_against_bots(me, spectator)
@@ -374,3 +380,29 @@ def test_the_acting_ballroom_card_leaves_the_ballroom_by_clicking(browser, web_s
         assert me.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         phone.close()
+
+
+def test_the_lobby_offers_three_players_and_seats_them_round_the_ballroom(browser, web_server):
+    # MB-30: "2 to 4 players"; the lobby's player count offers 3, and the table it creates
+    # draws the three-courtroom palace for each seat.
+    page = browser.new_page()
+    try:
+        page.goto(web_server.url)
+        page.wait_for_selector('#game option[value="masquerade-ball"]', state="attached")
+        page.select_option("#game", "masquerade-ball")
+        offered = page.eval_on_selector_all("#players option", "(os) => os.map((o) => o.value)")
+        assert offered == ["2", "3", "4"]
+        page.select_option("#players", "3")
+        assert page.locator("[data-seat]").count() == 3
+        page.select_option('[data-seat="1"]', "easy")
+        page.select_option('[data-seat="2"]', "easy")
+        page.click('#create-form [type="submit"]')
+        page.wait_for_selector("#created-links li a")
+        links = page.locator("#created-links li a")
+        assert links.count() == 1  # one human seat, two bots
+        page.goto(links.first.get_attribute("href"))
+        page.wait_for_selector(f"{BOARD} rect[data-side]")
+        assert page.get_attribute(BOARD, "aria-label") == "the three-player palace"
+        assert page.locator(f"{BOARD} rect[data-square]").count() == 3 * 18 + 1
+    finally:
+        page.close()

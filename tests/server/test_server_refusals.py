@@ -22,6 +22,7 @@ from intrigue.engine import Action, IllegalAction, Rng, State
 CASES = [
     ("masquerade-murder", 5, {}, 9),
     ("masquerade-ball", 2, {}, 9),
+    ("masquerade-ball", 3, {}, 9),
     ("masquerade-ball", 4, {"memory": "concentration"}, 9),
     ("project-assassination", 2, {}, 2),
     ("shadows-over-japan", 3, {}, 9),

@@ -1481,14 +1481,13 @@ class BallState(State):
 
 
 class MasqueradeBall(Game):
-    """Two or four masked entourages storm each other's thrones through a palace."""
+    """Two to four masked entourages storm each other's thrones through a palace."""
 
     id = "masquerade-ball"
     name = "The Masquerade Ball"
     summary = "Masked court cards dance by their pips; the Circle of Power decides every attack."
-    # Three players (MB-30: the four-player palace without West) work too, but the issue and the
-    # interop adapters expect 2 or 4: adding 3 here is all it takes to offer them.
-    player_counts = (2, 4)
+    # "2 to 4 players" [MB L17]; three play the four-player palace without West (MB-30).
+    player_counts = (2, 3, 4)
     options = OPTIONS
     action_table = ACTIONS
     state_class = BallState

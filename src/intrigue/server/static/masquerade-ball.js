@@ -88,7 +88,7 @@ function twoLayout(view) {
     ...[...FILES].map((f, i) => ({ x: margin + (i + 0.5) * cell, y: 7 * cell + 11, text: f })),
     ...[1, 2, 3, 4, 5, 6, 7].map((row) => ({ x: 7, y: ((flip ? 7 - row : row - 1) + 0.55) * cell, text: row })),
   ];
-  return { cell, width: margin + 6 * cell, height: 7 * cell + 14, cells, labels, ball: null, corners: [] };
+  return { cell, width: margin + 6 * cell, height: 7 * cell + 14, cells, labels, ball: null, corners: [], missing: [] };
 }
 
 function rotate(dx, dy, turns) {
@@ -100,12 +100,19 @@ function rotate(dx, dy, turns) {
 
 function fourLayout(view) {
   // A 12x12 cross: your courtroom at the bottom (throne row outermost), the others clockwise
-  // in seating order (left, top, right), the ballroom zone in the middle.
+  // in seating order (left, top, right), the ballroom zone in the middle. Three players have no
+  // West courtroom (MB-30): its arm of the cross is an empty, labelled place.
   const cell = 40;
   const base = view.seat ?? 2;
   const courts = view.sides.length;
   const cells = [];
   const corners = [];
+  const missing = [];
+  for (let c = courts; c < 4; c += 1) {
+    const [ax, ay] = rotate(0, 4.5, (c - base + 4) % 4); // the middle of the arm
+    const [w, h] = ax === 0 ? [6 * cell, 3 * cell] : [3 * cell, 6 * cell];
+    missing.push({ x: (6 + ax) * cell - w / 2, y: (6 + ay) * cell - h / 2, w, h, name: ["North", "East", "South", "West"][c] });
+  }
   for (let c = 0; c < courts; c += 1) {
     const turns = (c - base + 4) % 4;
     for (let r = 0; r < 3; r += 1) {
@@ -118,7 +125,7 @@ function fourLayout(view) {
     const [cx, cy] = rotate(-4.5, 4.5, turns);
     corners.push({ side: c, x: (6 + cx) * cell, y: (6 + cy) * cell });
   }
-  return { cell, width: 12 * cell, height: 12 * cell, cells, labels: [], corners,
+  return { cell, width: 12 * cell, height: 12 * cell, cells, labels: [], corners, missing,
     ball: { x: 3 * cell, y: 3 * cell, size: 6 * cell, nsVertical: (4 - base) % 2 === 0 } };
 }
 
@@ -266,12 +273,16 @@ function palaceSvg(view, legal, send, redraw) {
     ...layout.labels.map((l) => svg("text", { class: "mb-axis-label", x: l.x, y: l.y, "text-anchor": "middle",
       text: String(l.text) })),
     ...layout.corners.map((c) => cornerLabel(view, c, layout)),
+    ...layout.missing.map((m) => svg("g", { class: "mb-missing" },
+      svg("rect", { x: m.x + 4, y: m.y + 4, width: m.w - 8, height: m.h - 8, rx: 6 }),
+      svg("text", { x: m.x + m.w / 2, y: m.y + m.h / 2, "text-anchor": "middle",
+        text: `no ${m.name} courtroom` }))),
     ...(layout.ball ? ballroom(ctx) : []),
     ...layout.cells.map((sq) => square(sq, ctx)),
     ...pendingMarks(view, layout),
   ];
   return svg("svg", { class: "board mb-palace", viewBox: `0 0 ${layout.width} ${layout.height}`, role: "img",
-    "aria-label": view.players_board === 2 ? "the two-player palace" : "the four-player palace" }, ...parts);
+    "aria-label": `the ${["two", "three", "four"][view.players_board - 2]}-player palace` }, ...parts);
 }
 
 function circleSvg() {
@@ -398,7 +409,7 @@ export const masqueradeBall = {
       : null;
     const you = view.seat === null ? "" : view.players_board === 2
       ? ` You play ${sideLabel(sideOf(view, view.seat))}, at the bottom.`
-      : ` Your courtroom (${sideLabel(sideOf(view, view.seat))}) is at the bottom; the others clockwise.`;
+      : ` Your courtroom (${sideLabel(sideOf(view, view.seat))}) is at the bottom; the others clockwise${view.players_board === 3 ? " (three players: there is no West courtroom)" : ""}.`;
     container.replaceChildren(...[selectionHint(view, moves), palaceSvg(view, legal, send, redraw), keep,
       el("p", { class: "muted mb-small", text: `Thrones gold, ascension steps pale.${you}` }), circlePanel()]
       .filter(Boolean));
