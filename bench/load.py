@@ -119,10 +119,10 @@ class Stop:
         return over_budget or time.monotonic() >= self.deadline
 
 
-async def play_seat(url: str, rng: random.Random, tally: Tally, stop: Stop) -> bool:
+async def play_seat(url: str, token: str, rng: random.Random, tally: Tally, stop: Stop) -> bool:
     """One client: act whenever possible until the game ends (True) or the run stops."""
     loop = asyncio.get_running_loop()
-    seat = Seat(url, rng, tally, stop, loop.create_future())
+    seat = Seat(url, token, rng, tally, stop, loop.create_future())
     uri = parse_uri(url)
     await loop.create_connection(lambda: seat, uri.host, uri.port)
     timer = loop.call_later(max(0.0, stop.deadline - time.monotonic()), seat.finish, False)
@@ -137,10 +137,17 @@ class Seat(asyncio.Protocol):
     task, queue or timer per message, so that the generator costs little next to the server."""
 
     def __init__(
-        self, url: str, rng: random.Random, tally: Tally, stop: Stop, done: asyncio.Future[bool]
+        self,
+        url: str,
+        token: str,
+        rng: random.Random,
+        tally: Tally,
+        stop: Stop,
+        done: asyncio.Future[bool],
     ) -> None:
         # No extension offered: like a browser talking to a server that declines compression.
         self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.token = token
         self.rng, self.tally, self.stop, self.done = rng, tally, stop, done
         self.transport: asyncio.Transport | None = None
         self.sent_at: float | None = None
@@ -161,6 +168,9 @@ class Seat(asyncio.Protocol):
                     self.received(raw)
             elif isinstance(event, Response) and event.status_code != 101:
                 self.finish(False)
+            elif isinstance(event, Response):  # open: the token goes in the first message
+                hello = {"type": "hello", "token": self.token}
+                self.ws.send_text(json.dumps(hello).encode())
         self.flush()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -244,9 +254,10 @@ async def run_table(
             await asyncio.sleep(0.1)
             continue
         table = response.json()
-        urls = [f"{ws_base}/ws/{table['id']}?token={link['token']}" for link in table["links"]]
+        url = f"{ws_base}/ws/{table['id']}"
+        tokens = [link["token"] for link in table["links"]]
         results = await asyncio.gather(
-            *(play_seat(u, random.Random(rng.random()), tally, stop) for u in urls),
+            *(play_seat(url, t, random.Random(rng.random()), tally, stop) for t in tokens),
             return_exceptions=True,
         )
         for result in results:

@@ -131,10 +131,9 @@ def play_forward(base: str, table: dict[str, Any], shot: Shot, seed: int) -> boo
     Returns False if the game ended first (the caller then deals a new table).
     """
     chooser, rng = make_bot("medium"), Rng(seed)
-    ws_url = (
-        base.replace("http://", "ws://") + f"/ws/{table['id']}?token={table['links'][0]['token']}"
-    )
+    ws_url = base.replace("http://", "ws://") + f"/ws/{table['id']}"
     with connect(ws_url, open_timeout=TIMEOUT, max_size=2**22) as ws:
+        ws.send(json.dumps({"type": "hello", "token": table["links"][0]["token"]}))
         made, message = 0, receive(ws)
         while not message["view"]["is_over"]:
             legal = [Action.parse(entry["action"]) for entry in message["legal_actions"]]

@@ -157,16 +157,16 @@ class Player:
     """One WebSocket connection: a seat (with its token) or a spectator."""
 
     def __init__(self, ws_base: str, table_id: str, token: str | None = None) -> None:
-        query = "" if token is None else f"?token={token}"
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
             connect(
-                f"{ws_base}/ws/{table_id}{query}",
+                f"{ws_base}/ws/{table_id}",
                 open_timeout=TIMEOUT,
                 max_size=2**22,
                 legacy=False,
             )
         )
+        self.send(hello(token))
         self.received: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None  # the last sync/update
 
@@ -196,6 +196,11 @@ class Player:
 
     def close(self) -> None:
         self._stack.close()
+
+
+def hello(token: str | None) -> dict[str, Any]:
+    """The first message of a connection: its seat token (none for a spectator)."""
+    return {"type": "hello"} if token is None else {"type": "hello", "token": token}
 
 
 Chooser = Callable[[dict[str, Any]], str]

@@ -50,6 +50,7 @@ from server_driver import (
     create_table,
     first_action,
     free_port,
+    hello,
     is_over,
     play_until,
     wait_until,
@@ -192,8 +193,9 @@ class Seat(threading.Thread):
             self.failure = exc
 
     def _connection(self) -> None:
-        url = f"{self.server.ws_url}/ws/{self.table_id}?token={self.token}"
+        url = f"{self.server.ws_url}/ws/{self.table_id}"
         with connect(url, open_timeout=TIMEOUT, max_size=2**22) as ws:
+            ws.send(json.dumps(hello(self.token)))
             self.connections += 1
             synced = waiting = False  # no move is chosen before this connection's sync
             while not self.stop.is_set():
@@ -603,6 +605,7 @@ def check_unloaded_table(server: ThreadServer, outage: Outage) -> None:
     """A connection to a table the server must read first: refused with "try again later"
     (1013) when the database cannot be read, else the usual answer for an unknown table."""
     with connect(f"{server.ws_url}/ws/notatable", open_timeout=TIMEOUT) as ws:
+        ws.send(json.dumps(hello(None)))
         message = json.loads(ws.recv(timeout=TIMEOUT))
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=TIMEOUT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from server_driver import (
@@ -20,6 +21,7 @@ from server_driver import (
     ThreadServer,
     create_table,
     first_action,
+    hello,
     is_over,
     wait_until,
 )
@@ -51,18 +53,21 @@ def small_queue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Thr
     running.stop()
 
 
-def lazy_spectator(server: ThreadServer, table_id: str) -> ClientConnection:
+@contextmanager
+def lazy_spectator(server: ThreadServer, table_id: str) -> Iterator[ClientConnection]:
     """A spectator that reads (almost) nothing: a tiny receive buffer and a one-frame queue."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", server.port))
-    return connect(
+    with connect(
         f"{server.ws_url}/ws/{table_id}",
         sock=sock,
         max_queue=1,
         open_timeout=TIMEOUT,
         legacy=False,
-    )
+    ) as ws:
+        ws.send(json.dumps(hello(None)))
+        yield ws
 
 
 def play_to_the_end(players: list[Player]) -> int:

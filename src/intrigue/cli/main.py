@@ -114,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="server processes sharing the port (more than 1 needs --redis)",
     )
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=("critical", "error", "warning", "info", "debug", "trace"),
+        help="how much the server logs (info); secrets are masked at every level",
+    )
     return parser
 
 
@@ -269,7 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         redis_url=redis_url,
         redis_prefix=redis_prefix,
     )
-    return serve(settings, args.host, args.port, args.workers)
+    return serve(settings, args.host, args.port, args.workers, args.log_level)
 
 
 def cmd_replay(console: Console, args: argparse.Namespace) -> int:

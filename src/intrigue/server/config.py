@@ -57,6 +57,8 @@ class Settings:
     # Largest client message answered with an error; far larger frames close the connection.
     max_message_bytes: int = 4096
     max_frame_bytes: int = 65536
+    # Seconds a new WebSocket has to send its hello (with its seat token) before it is closed.
+    hello_timeout: float = 10.0
     # Per-connection token bucket: messages per second refilled, and the burst allowed.
     rate_per_second: float = 10.0
     rate_burst: int = 30

@@ -85,7 +85,11 @@ function receive(message) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
-  socket.onopen = () => { $("connection").textContent = "connected"; retryDelay = 500; };
+  socket.onopen = () => { // a spectator's hello: no token
+    socket.send(JSON.stringify({ type: "hello" }));
+    $("connection").textContent = "connected";
+    retryDelay = 500;
+  };
   socket.onmessage = (msg) => receive(JSON.parse(msg.data));
   socket.onclose = (closing) => {
     $("connection").textContent = "disconnected";

@@ -163,9 +163,13 @@ function receive(message) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}${query}`);
-  socket.onopen = () => { $("connection").textContent = "connected"; retryDelay = 500; };
+  // The token goes in the first message, never in the URL (which logs and proxies keep).
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  socket.onopen = () => {
+    socket.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+    $("connection").textContent = "connected";
+    retryDelay = 500;
+  };
   socket.onmessage = (msg) => receive(JSON.parse(msg.data));
   socket.onclose = (closing) => {
     game.pending = false;

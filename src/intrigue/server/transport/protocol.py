@@ -37,6 +37,16 @@ def read_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
     return message
 
 
+def read_hello(message: dict[str, Any]) -> str | None:
+    """The seat token of a ``hello`` (the first message of every connection), or None."""
+    if message.get("type") != "hello":
+        raise ClientError('the first message must be {"type": "hello", "token": ...}')
+    token = message.get("token")
+    if token is None or isinstance(token, str):
+        return token  # an empty or overlong token is simply not valid for any seat
+    raise ClientError("malformed hello: 'token' must be the seat link's token")
+
+
 def read_act(message: dict[str, Any], own_seat: int | None) -> str:
     """The action text of an ``act`` message, checking it is meant for the sender's seat."""
     kind = message.get("type")

@@ -21,14 +21,17 @@ from ..config import (
     choose_redis,
 )
 from .app import create_app
+from .logs import mask_secrets_in_logs
 from .tuning import tune_process
+
+LOG_LEVEL_ENV = "INTRIGUE_LOG_LEVEL"
 
 
 def uvicorn_config(
     settings: Settings, host: str, port: int, log_level: str = "info"
 ) -> uvicorn.Config:
     """The uvicorn set-up shared by ``intrigue serve`` and the tests."""
-    return uvicorn.Config(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
@@ -36,28 +39,33 @@ def uvicorn_config(
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
         lifespan="on",
-        # Access logs would print seat tokens (they are in the WebSocket URL).
-        access_log=False,
+        access_log=False,  # one line per request is noise; no secret is in a URL anyway
         log_level=log_level,
     )
+    mask_secrets_in_logs()  # uvicorn has set up its log handlers: filter what they write
+    return config
 
 
-def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
+def serve(
+    settings: Settings, host: str, port: int, workers: int = 1, log_level: str = "info"
+) -> int:
     """Serve until interrupted; prints the address first."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    _basic_logging(log_level)
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
     bus = f", redis {_hide_password(settings.redis_url)}" if settings.redis_url else ""
     print(f"intrigue: serving on http://{shown_host}:{port}/  (database {shown}{bus})", flush=True)
     if workers > 1:
-        return serve_workers(settings, host, port, workers)
-    server = uvicorn.Server(uvicorn_config(settings, host, port))
+        return serve_workers(settings, host, port, workers, log_level)
+    server = uvicorn.Server(uvicorn_config(settings, host, port, log_level))
     tune_process()  # the application is built: freeze it for the garbage collector
     server.run()
     return 0 if server.started else 1
 
 
-def serve_workers(settings: Settings, host: str, port: int, workers: int) -> int:
+def serve_workers(
+    settings: Settings, host: str, port: int, workers: int, log_level: str = "info"
+) -> int:
     """Several uvicorn worker processes on one port, linked by the Redis bus (docs/deploy.md).
 
     Each worker builds its app with `worker_app` from the environment, which is set here.
@@ -66,6 +74,7 @@ def serve_workers(settings: Settings, host: str, port: int, workers: int) -> int
     os.environ[BOT_DELAY_ENV] = str(settings.bot_delay)
     os.environ[REDIS_ENV] = settings.redis_url or ""
     os.environ[REDIS_PREFIX_ENV] = settings.redis_prefix
+    os.environ[LOG_LEVEL_ENV] = log_level
     uvicorn.run(
         "intrigue.server.transport.run:worker_app",
         factory=True,
@@ -76,14 +85,15 @@ def serve_workers(settings: Settings, host: str, port: int, workers: int) -> int
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
         lifespan="on",
-        access_log=False,  # access logs would print seat tokens
+        access_log=False,
+        log_level=log_level,
     )
     return 0
 
 
 def worker_app() -> FastAPI:
     """The app of one ``--workers`` process, with the settings its parent put in the environment."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    _basic_logging(os.environ.get(LOG_LEVEL_ENV, "info"))
     redis_url, redis_prefix = choose_redis(None)
     app = create_app(
         Settings(
@@ -95,6 +105,13 @@ def worker_app() -> FastAPI:
     )
     tune_process()  # the application is built: freeze it for the garbage collector
     return app
+
+
+def _basic_logging(level: str) -> None:
+    """The server's own lines on stderr at ``level`` (uvicorn's "trace" is below debug)."""
+    number = logging.DEBUG if level == "trace" else getattr(logging, level.upper())
+    logging.basicConfig(level=number, format="%(levelname)s: %(message)s")
+    mask_secrets_in_logs()
 
 
 def _hide_password(url: str) -> str:

@@ -1,6 +1,8 @@
-"""The game WebSocket: a client connects to ``/ws/{table_id}``, is synced, then plays.
+"""The game WebSocket: a client connects to ``/ws/{table_id}``, says hello, is synced, plays.
 
-The endpoint finds the table and the seat the token opens, hands the table a `Client` whose
+The first message is ``{"type": "hello", "token": "<seat token>"}`` (no token: a spectator);
+the token never travels in the URL, where proxies and access logs would keep it. The endpoint
+then finds the table and the seat the token opens, hands the table a `Client` whose
 queue it drains onto the socket, and reads the client's frames: each is checked
 (`transport.protocol`) and passed to the part of the table that handles its type (chat, clock
 and votes, rematch, leaving, or a move).
@@ -26,19 +28,34 @@ from ..tables.leave import LEAVE, leave_seat, still_seated
 from ..tables.messages import ClientError
 from ..tables.rematch import REMATCH
 from ..tables.table import LiveTable
-from .protocol import encode, read_act, read_message
+from .protocol import encode, read_act, read_hello, read_message
 
 # WebSocket close codes (4000-4999 are for applications).
 CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
-CLOSE_TOO_SLOW = 1008  # policy violation: the client does not read what it is sent
+CLOSE_POLICY = 1008  # policy violation: no hello, or a client that does not read
+CLOSE_TOO_SLOW = CLOSE_POLICY  # the client does not read what it is sent
 CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
 log = logging.getLogger("intrigue.server")
+TOKEN_IN_URL = (
+    "a seat token never travels in the URL (proxies and logs keep URLs): connect to "
+    '/ws/<table> and send {"type": "hello", "token": "..."} as the first message'
+)
 
 
 def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
     @app.websocket("/ws/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        if "token" in websocket.query_params:  # a secret in a URL ends up in some log
+            await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
+            return
+        try:
+            token = await _hello(websocket, settings)
+        except ClientError as exc:
+            await _refuse(websocket, str(exc), CLOSE_POLICY)
+            return
+        except WebSocketDisconnect:
+            return
         try:
             table = await hub.get(table_id)
         except DB_UNAVAILABLE:
@@ -51,7 +68,23 @@ def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
         if token is not None and seat is None:
             await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
             return
-        await _serve_client(websocket, table, seat, settings)
+        await _serve_client(websocket, table, seat, token, settings)
+
+
+async def _hello(websocket: WebSocket, settings: Settings) -> str | None:
+    """The seat token of the connection's first message (None: a spectator); `ClientError` if
+    the first message is not a ``hello`` or does not come in time."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+    except TimeoutError:
+        raise ClientError(f"no hello within {settings.hello_timeout:g} seconds") from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    raw = message.get("text")
+    data = read_message(
+        raw if raw is not None else message.get("bytes"), settings.max_message_bytes
+    )
+    return read_hello(data)
 
 
 async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
@@ -60,7 +93,11 @@ async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
 
 
 async def _serve_client(
-    websocket: WebSocket, table: LiveTable, seat: int | None, settings: Settings
+    websocket: WebSocket,
+    table: LiveTable,
+    seat: int | None,
+    token: str | None,
+    settings: Settings,
 ) -> None:
     """Sync the client, then read its messages until it leaves."""
 
@@ -79,7 +116,7 @@ async def _serve_client(
     pump = asyncio.create_task(deliver())
     table.join(client)
     try:
-        token = websocket.query_params.get("token")  # kept to derive its rematch link
+        # The token is kept (in memory, while connected) to derive its rematch link.
         await websocket.app.state.rematches.joined(table, client, token)
         await _read_loop(websocket, table, client, settings)
     except WebSocketDisconnect:
