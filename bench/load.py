@@ -179,7 +179,7 @@ class Seat(asyncio.Protocol):
             self.done.set_result(False)
 
     def received(self, raw: bytes) -> None:
-        kind, accepted, over, legal = glance(raw)
+        kind, accepted, over, legal, step = glance(raw)
         if kind == "error":
             self.tally.error(loads(raw)["message"])
             self.sent_at = None
@@ -194,7 +194,8 @@ class Seat(asyncio.Protocol):
         elif legal and self.sent_at is None:
             action = self.rng.choice(legal)["action"]
             self.sent_at = time.monotonic()
-            self.ws.send_text(json.dumps({"type": "act", "action": action}).encode())
+            move = {"type": "act", "action": action, "step": step}
+            self.ws.send_text(json.dumps(move).encode())
 
     def finish(self, over: bool) -> None:
         """Close the connection; the game ended (``over``) or the run stopped."""
@@ -217,11 +218,12 @@ class Seat(asyncio.Protocol):
 
 _DECODER = json.JSONDecoder()
 LEGAL_KEY = '"legal_actions":'
+STEP_KEY = '"step":'  # the view's, which comes before the events (that may have steps too)
 
 
-def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]]]:
+def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]], int]:
     """The type of a server message, whether it acknowledges a move, whether the game is over,
-    and the legal moves: all a random player needs.
+    the legal moves and the step they answer: all a random player needs.
 
     Parsing whole views would make the generator cost more than the server; so the compact JSON
     the server sends is searched for these keys (a quoted key cannot occur inside a string,
@@ -235,12 +237,14 @@ def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]]]:
             if at < 0:
                 break
             legal, _ = _DECODER.raw_decode(text, at + len(LEGAL_KEY))
-            return kind, '"accepted":"' in text, '"is_over":true' in text, legal
+            step, _ = _DECODER.raw_decode(text, text.find(STEP_KEY) + len(STEP_KEY))
+            return kind, '"accepted":"' in text, '"is_over":true' in text, legal, step
     message = loads(text)
     if message.get("type") not in ("sync", "update"):
-        return str(message.get("type")), False, False, []
+        return str(message.get("type")), False, False, [], 0
     accepted = message.get("accepted") is not None
-    return message["type"], accepted, message["view"]["is_over"], message["legal_actions"]
+    view = message["view"]
+    return message["type"], accepted, view["is_over"], message["legal_actions"], view["step"]
 
 
 async def run_table(

@@ -145,7 +145,8 @@ def play_forward(base: str, table: dict[str, Any], shot: Shot, seed: int) -> boo
             if made >= shot.moves + EXTRA_MOVES:
                 return False
             action = chooser.choose(message["view"], legal, rng)
-            ws.send(json.dumps({"type": "act", "action": str(action)}))
+            step = message["view"]["step"]
+            ws.send(json.dumps({"type": "act", "action": str(action), "step": step}))
             answer = await_answer(ws)
             if answer["type"] == "error":
                 raise RuntimeError(f"the server refused {action}: {answer['message']}")

@@ -185,10 +185,17 @@ class Player:
     def send(self, data: dict[str, Any] | str | bytes) -> None:
         self.ws.send(data if isinstance(data, (str, bytes)) else json.dumps(data))
 
-    def act(self, action: str) -> dict[str, Any]:
+    def act(self, action: str, step: int | None = None) -> dict[str, Any]:
         """Send a move and return the server's answer to it: its error, or the update that
-        acknowledges it (other updates that arrive first are kept in ``received``)."""
-        self.send({"type": "act", "action": action})
+        acknowledges it (other updates that arrive first are kept in ``received``).
+
+        ``step``: the step the move answers; by default that of the last view received (a
+        caller that plays from the server's own state, not reading every update, passes it).
+        """
+        if step is None:
+            assert self.latest is not None, "no sync yet"
+            step = self.latest["view"]["step"]
+        self.send({"type": "act", "action": action, "step": step})
         while True:
             message = self.recv()
             if message["type"] == "error" or message.get("accepted") is not None:

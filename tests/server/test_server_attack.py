@@ -182,13 +182,16 @@ TEXTS = st.text(max_size=40) | st.sampled_from(["", " ", "\x00\x1b[31m", "<scrip
 @dataclass(frozen=True)
 class Pick:
     """A move chosen when the message is sent: the ``k``-th legal move of a seat to move, or
-    of the moves played so far (a replayed, stale move). Strategies cannot read the table: its
-    state changes between examples, and hypothesis needs the same draws to give the same data."""
+    of the moves played so far (a replayed, stale move); or (pool "now") the step ``k`` moves
+    back from the current one. Strategies cannot read the table: its state changes between
+    examples, and hypothesis needs the same draws to give the same data."""
 
-    pool: str  # "legal" or "played"
+    pool: str  # "legal", "played" or "now"
     k: int
 
-    def text(self, state: Any) -> str:
+    def text(self, state: Any) -> Any:
+        if self.pool == "now":
+            return max(0, len(state.history) - self.k)
         if self.pool == "legal":
             moves = [str(a) for seat in state.to_move for a in state.legal_actions(seat)]
         else:
@@ -214,8 +217,16 @@ MESSAGES = st.one_of(
     SHAPED,
     SHAPED,
     TALK,
-    st.builds(lambda k: {"type": "act", "action": Pick("legal", k)}, st.integers(0, 999)),
-    st.builds(lambda a, s: {"type": "act", "action": a, "seat": s}, ACTIONS, SEATS),
+    st.builds(
+        lambda k: {"type": "act", "action": Pick("legal", k), "step": Pick("now", 0)},
+        st.integers(0, 999),
+    ),
+    st.builds(
+        lambda a, s, n: {"type": "act", "action": a, "seat": s, "step": n},
+        ACTIONS,
+        SEATS,
+        st.builds(Pick, st.just("now"), st.integers(0, 3)) | st.integers(-2, 30) | TEXTS,
+    ),
     st.builds(lambda m, n: {**m, "pad": "x" * n}, SHAPED, st.integers(LIMIT - 200, FRAME - 1000)),
     json_values(),
     st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=200),
@@ -225,9 +236,9 @@ MESSAGES = st.one_of(
 
 def resolve(content: Any, state: Any) -> Any:
     """The content with its `Pick` (if any) turned into a move text of the table now."""
-    if isinstance(content, dict) and isinstance(content.get("action"), Pick):
-        return {**content, "action": content["action"].text(state)}
-    return content
+    if not isinstance(content, dict):
+        return content
+    return {k: v.text(state) if isinstance(v, Pick) else v for k, v in content.items()}
 
 
 def frame(content: Any, as_bytes: bool) -> str | bytes:
@@ -248,6 +259,11 @@ def check_answer(arena: Arena, index: int, sent: Any, before: tuple[Any, ...]) -
         return
     seat = arena.seat_of(index)
     assert isinstance(sent, dict) and seat is not None, (sent, answer)
+    if kind == "update" and answer.get("repeated"):  # a move resent: acknowledged, not played
+        assert sent["type"] == "act" and sent["step"] < len(before[0].history)
+        assert arena.snapshot() == before, f"a repeated move changed the table: {sent!r}"
+        assert (seat, MURDER.parse_action(answer["accepted"])) in before[0].history[sent["step"] :]
+        return
     if kind == "update":  # a legal move of the sender's seat
         assert sent["type"] == "act" and answer["accepted"] is not None
         state = arena.live.state
@@ -328,8 +344,11 @@ def test_replayed_and_stale_moves_are_refused(attack_server):
         live = attack_server.hub.tables[table["id"]]
         assert players[0].act("target 2")["accepted"] == "target 2"
         decided = live.state
-        replayed = players[0].act("target 2")  # the same frame again
-        assert replayed["type"] == "error" and "not your turn" in replayed["message"]
+        replayed = players[0].act("target 2", 0)  # the same frame again: answered, not played
+        assert replayed["accepted"] == "target 2" and replayed["repeated"] is True
+        assert live.state is decided
+        again = players[0].act("target 2")  # a new move at step 1: not its turn any more
+        assert again["type"] == "error" and "not your turn" in again["message"]
         assert live.state is decided
         for seat in range(1, 5):
             assert players[seat].act(f"target {(seat + 1) % 5}")["type"] == "update"

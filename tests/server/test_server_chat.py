@@ -219,7 +219,8 @@ def play_to_the_end(server: ThreadServer, table_id: str, players: list[Player]) 
     state = server.hub.tables[table_id].state
     while not state.is_over:
         seat = state.to_move[0]
-        answer = players[seat].act(str(state.legal_actions(seat)[0]))
+        move = str(state.legal_actions(seat)[0])
+        answer = players[seat].act(move, len(state.history))
         assert answer["type"] == "update", answer
         state = server.hub.tables[table_id].state
 

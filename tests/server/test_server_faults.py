@@ -202,7 +202,8 @@ class Seat(threading.Thread):
                 latest = self.latest
                 if synced and not waiting and latest is not None and latest["legal_actions"]:
                     move = self.rng.choice(latest["legal_actions"])["action"]
-                    ws.send(json.dumps({"type": "act", "action": move}))
+                    step = latest["view"]["step"]
+                    ws.send(json.dumps({"type": "act", "action": move, "step": step}))
                     waiting = True
                 try:
                     message = json.loads(ws.recv(timeout=0.5))

@@ -118,7 +118,8 @@ class RandomGame:
         mover = chooser.choice(self.mirror.to_move)
         legal = self.seats[mover].latest["legal_actions"]
         action = chooser.choice(legal)["action"]
-        self.seats[mover].player.send({"type": "act", "action": action})
+        step = len(self.mirror.history)
+        self.seats[mover].player.send({"type": "act", "action": action, "step": step})
         self.mirror.apply(mover, action)
         for seat in self.everyone:
             update = seat.next_update(self.mirror, self.log)

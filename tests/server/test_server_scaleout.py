@@ -223,8 +223,8 @@ def test_two_processes_racing_for_one_move_let_exactly_one_in(pair, pg_url):
         # Two connections of seat 0, one per process, send different moves at once.
         here, there = seat_player(a, table, 0), seat_player(b, table, 0)
         first, second = (here, there) if round_ % 2 else (there, here)
-        first.send({"type": "act", "action": "target 1"})
-        second.send({"type": "act", "action": "target 2"})
+        first.send({"type": "act", "action": "target 1", "step": 0})
+        second.send({"type": "act", "action": "target 2", "step": 0})
         answers = []
         for player in (first, second):
             while True:
@@ -235,7 +235,8 @@ def test_two_processes_racing_for_one_move_let_exactly_one_in(pair, pg_url):
         won = [m["accepted"] for m in answers if m["type"] != "error"]
         refused = [m["message"] for m in answers if m["type"] == "error"]
         assert len(won) == 1, answers
-        assert len(refused) == 1 and "not your turn" in refused[0], refused
+        # The loser named step 0, where its seat has now played the winner's move.
+        assert len(refused) == 1 and "already played for your seat" in refused[0], refused
         stored = stored_game(pg_url, table["id"])
         assert [str(action) for _seat, action in stored.history] == won
         here.close()
@@ -257,7 +258,8 @@ def test_a_process_behind_the_database_catches_up_and_retries(pair, pg_url):
         # after its insert of move 0 lost to A's.
         refused = seat1_deaf.act("target 3")
         assert refused["type"] == "error", refused
-        assert "moved on" in refused["message"] and "not your turn" in refused["message"]
+        assert "moved on" in refused["message"]
+        assert "already played for your seat" in refused["message"]
         # It caught up on the way: seat 0's move there is checked on the new state and
         # stored as move 1.
         assert seat0_deaf.act("target 4")["accepted"] == "target 4"

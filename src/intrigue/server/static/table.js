@@ -40,7 +40,8 @@ function send(action) {
   if (!socket || socket.readyState !== WebSocket.OPEN || game.pending) return;
   game.pending = true;
   $("error").textContent = "";
-  socket.send(JSON.stringify({ type: "act", action }));
+  // The step names the position the move answers: a resent or outdated move is not replayed.
+  socket.send(JSON.stringify({ type: "act", action, step: game.view.step }));
   render();
 }
 

@@ -12,7 +12,6 @@ import secrets
 from typing import Any
 
 import intrigue
-from intrigue.engine import Record
 
 from ..config import Settings
 from ..storage.db import HUMAN, PLAYING, Store, TableRecord
@@ -20,7 +19,7 @@ from ..storage.writer import ActionWriter
 from .clock import ClockWatcher, TableClock
 from .interfaces import ScaleOut
 from .seats import check_seat_kinds, seat_record
-from .table import LiveTable
+from .table import LiveTable, replay_turns, to_move_of
 
 log = logging.getLogger("intrigue.server")
 
@@ -78,15 +77,15 @@ class Hub:
         if record is None:
             return None
         try:
-            state = intrigue.replay(
-                Record(record.game, record.players, record.seed, record.options, record.actions)
-            )
+            # In a worker thread: a long game takes a while to replay.
+            state, turns = await asyncio.to_thread(replay_turns, record)
         except Exception:
             log.exception("table %s cannot be rebuilt by replay", table_id)
             return None
-        table = self.tables.setdefault(
-            table_id, LiveTable(record, state, self.store, self.settings, self.writer)
-        )
+        if table_id in self.tables:  # loaded meanwhile by another request
+            return self.tables[table_id]
+        table = LiveTable(record, state, self.store, self.settings, self.writer, turns)
+        self.tables[table_id] = table
         await table.clock.restore()
         if self.bus is not None and table.bus is None:
             await self.bus.attach(table)
@@ -126,7 +125,8 @@ class Hub:
             settings=dict(settings or {}),
         )
         await asyncio.to_thread(self.store.create_table, record)
-        table = LiveTable(record, state, self.store, self.settings, self.writer)
+        turns = [to_move_of(state)]
+        table = LiveTable(record, state, self.store, self.settings, self.writer, turns)
         self.tables[table.id] = table
         if self.bus is not None:
             await self.bus.attach(table, created=True)

@@ -19,6 +19,7 @@ import logging
 import secrets
 from typing import Any
 
+import intrigue
 from intrigue.bots import Bot, make_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Action, IllegalAction, InvalidAction, Rng, State
@@ -63,11 +64,14 @@ class LiveTable:
         store: Store,
         settings: Settings,
         writer: ActionWriter | None = None,
+        turns: list[tuple[int, ...]] | None = None,
     ) -> None:
         self.id = record.id
         self.created = aware(record.created)  # SQLite hands back naive UTC times
         self.seats = {s.seat: s for s in record.seats}
         self.state = state
+        # Who was to move after each step (turns[k]: after k moves), to tell a stale move.
+        self.turns = turns if turns is not None else replay_turns(record)[1]
         self.store = store
         self.writer = writer or ActionWriter(store)  # the Hub shares one between its tables
         self.settings = settings
@@ -143,14 +147,20 @@ class LiveTable:
             self.chat.game_over(self.clients)
 
     # -- moves ------------------------------------------------------------------------------
-    async def act(self, client: Client, text: str) -> None:
-        """Play ``text`` for the client's seat, or answer it with an error."""
+    async def act(self, client: Client, text: str, step: int) -> None:
+        """Play ``text`` for the client's seat, answering the position at ``step`` (the view's
+        step it was chosen on); or answer it with an error. A repeat of the move already
+        played at that step is acknowledged again, never played twice."""
         async with self.lock:
             # Another process sharing the database may store this ordinal first: then the
             # commit catches this table up and the move is tried again on the new state.
             for attempt in range(COMMIT_ATTEMPTS):
                 before = self.state
                 try:
+                    repeated = self._repeated(client.seat, text, step)
+                    if repeated is not None:
+                        self._acknowledge_again(client, repeated)
+                        return
                     seat, action, candidate = self._try(client.seat, text)
                 except ClientError as exc:
                     client.error(f"{MOVED_ON}{exc}" if attempt else str(exc))
@@ -164,6 +174,45 @@ class LiveTable:
             else:
                 client.error(f"{MOVED_ON}the table is busy; retry")
         self.kick_bots()
+
+    def _repeated(self, seat: int | None, text: str, step: int) -> str | None:
+        """The move already played for ``seat`` since ``step`` if ``text`` repeats it (a resent
+        frame: it is answered again, not played); None if the move answers the position now.
+
+        `ClientError` if the move came from an older screen: a move was played for the seat
+        since, or the seat stopped being to move meanwhile. Other seats' moves do not make it
+        stale while the seat stays to move (moves chosen at the same time, as in a vote).
+        """
+        now = len(self.turns) - 1
+        if step == now or seat is None:
+            return None
+        if not 0 <= step < now:
+            raise ClientError(f"there is no step {step} yet: the game is at step {now}")
+        for mover, action in self.state.history[step:]:
+            if mover == seat:
+                if _same_move(self.state, text, action):
+                    return str(action)
+                raise ClientError(
+                    f"a move was already played for your seat since step {step}: this one "
+                    "came from an older screen and was not played"
+                )
+        if seat not in self.turns[now]:
+            return None  # not its turn: `_try` says so
+        if any(seat not in self.turns[k] for k in range(step, now)):
+            raise ClientError(
+                f"the table moved on since step {step} (it is at step {now}): look at the new "
+                "position and choose again"
+            )
+        return None
+
+    def _acknowledge_again(self, client: Client, action: str) -> None:
+        """Answer a repeated move as its first sending was: an update that accepts it."""
+        message = game_message("update", self.state, client.seat, client.seen)
+        self.clock.annotate(message, self.state, client.seat, client.seen)
+        client.seen = self.state.log_length
+        message["accepted"] = action
+        message["repeated"] = True
+        client.send(message)
 
     def _try(self, seat: int | None, text: str) -> tuple[int, Action, State]:
         """Check and play the move on a clone; `ClientError` (with a public reason) if refused."""
@@ -211,6 +260,7 @@ class LiveTable:
             return False
         self.clock.committed(seat, auto, self.state, candidate, created)
         self.state = candidate
+        self.turns.append(to_move_of(candidate))
         if self.bus is not None:
             self.bus.moved(self, ordinal)
         return True
@@ -239,6 +289,7 @@ class LiveTable:
             return 0
         for row, before, after in marks:
             self.clock.committed(row.seat, row.auto, before, after, row.created)
+            self.turns.append(to_move_of(after))
         self.state = state
         self._broadcast(None, "")  # one update per connection, with every event it missed
         self.kick_bots()
@@ -308,6 +359,29 @@ class LiveTable:
                 log.warning("table %s: bot move not stored; retrying in %.1f s", self.id, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, BOT_RETRY_MAX)
+
+
+def to_move_of(state: State) -> tuple[int, ...]:
+    return () if state.is_over else tuple(state.to_move)
+
+
+def replay_turns(record: TableRecord) -> tuple[State, list[tuple[int, ...]]]:
+    """The table's game rebuilt by replaying its stored moves, and who was to move after each
+    step (what `intrigue.replay` does, keeping the turns on the way)."""
+    state = intrigue.load(record.game).new(record.players, record.seed, **record.options)
+    turns = [to_move_of(state)]
+    for seat, text in record.actions:
+        state.apply(seat, text)
+        turns.append(to_move_of(state))
+    return state, turns
+
+
+def _same_move(state: State, text: str, played: Action) -> bool:
+    """Whether ``text`` names the move ``played`` (any text the game parses to it)."""
+    try:
+        return str(state.game.parse_action(text)) == str(played)
+    except InvalidAction:
+        return False
 
 
 class NotStored(RuntimeError):

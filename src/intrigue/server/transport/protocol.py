@@ -47,8 +47,9 @@ def read_hello(message: dict[str, Any]) -> str | None:
     raise ClientError("malformed hello: 'token' must be the seat link's token")
 
 
-def read_act(message: dict[str, Any], own_seat: int | None) -> str:
-    """The action text of an ``act`` message, checking it is meant for the sender's seat."""
+def read_act(message: dict[str, Any], own_seat: int | None) -> tuple[str, int]:
+    """The action text of an ``act`` message and the step it answers (the step of the view it
+    was chosen on), checking it is meant for the sender's seat."""
     kind = message.get("type")
     if kind != "act":
         raise ClientError(
@@ -62,7 +63,12 @@ def read_act(message: dict[str, Any], own_seat: int | None) -> str:
         if own_seat is None:
             raise ClientError("spectators cannot play; open a seat link to play")
         raise ClientError(f"this link plays seat {own_seat}; it cannot act for another seat")
-    return action.strip()
+    step = message.get("step")
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise ClientError(
+            "malformed message: 'step' must be the step the move answers (the view's step)"
+        )
+    return action.strip(), step
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -156,7 +156,7 @@ async def _read_loop(
             if data.get("type") == LEAVE:
                 await leave_seat(table, client)
                 continue
-            action = read_act(data, client.seat)
+            action, step = read_act(data, client.seat)
         except ClientError as exc:
             client.error(str(exc))
             continue
@@ -164,4 +164,4 @@ async def _read_loop(
             log.warning("table %s: a request failed: the database is unavailable", table.id)
             client.error(DB_DOWN)
             continue
-        await table.act(client, action)
+        await table.act(client, action, step)
