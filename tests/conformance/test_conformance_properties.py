@@ -34,7 +34,7 @@ from conformance_support import (
     seats,
     snapshot,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import intrigue
@@ -241,3 +241,81 @@ def _check_samples(state: State, data: st.DataObject) -> None:
             check_turn(sample)
         check_outcome(sample)
     assert_same(snapshot(state), before, "state after determinize")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_determinize_is_blind_to_what_the_seat_cannot_see(game_id: str) -> None:
+    """Two states a seat cannot tell apart give the same sample for the same generator.
+
+    The drawn game is played alongside a twin the observing seat cannot tell from it: the twin
+    starts as a sample for that seat (another hidden deal, roles or Nobles), every move of the
+    observer is played in both, and every move of another seat is replaced in the twin by one
+    drawn among those that leave the observer's view and events unchanged (another hidden pick,
+    target or card); when no move does, the twin re-joins the game. At the checks its generator
+    is also reseeded (future chance nobody sees). Then both must give the very same sample, so
+    the sample's distribution depends only on what the seat has seen.
+    """
+    run_property(game_id, _blind_body)
+
+
+def _blind_body(game: Any, data: st.DataObject) -> None:
+    state = draw_game(game, data)
+    seat = data.draw(st.sampled_from(range(state.players)), label="observer")
+    twin = state.determinize(seat, Rng(data.draw(st.integers(0, 2**64 - 1), label="twin seed")))
+    points = data.draw(st.sets(st.integers(0, 40), min_size=1, max_size=2), label="points")
+    for step in range(max(points) + 1):
+        if state.is_over:
+            break
+        if step in points:
+            _check_blind(state, twin, seat, data)
+        actor, action = draw_move(state, data)
+        marks = (state.log_length, twin.log_length)
+        state.apply(actor, action)
+        twin = _twin_move(state, twin, seat, actor, action, marks, data)
+    _check_blind(state, twin, seat, data)
+
+
+def _twin_move(
+    state: State,
+    twin: State,
+    seat: int,
+    actor: int,
+    action: Action,
+    marks: tuple[int, int],
+    data: st.DataObject,
+) -> State:
+    """The twin after the same step, played so that ``seat`` still cannot tell it apart."""
+    legal = twin.legal_actions(actor) if actor in twin.to_move else []
+    tries = [action]
+    if actor != seat and legal:
+        order = random.Random(data.draw(st.integers(0, 2**32), label="twin move order"))
+        tries = order.sample(legal, min(6, len(legal))) + tries
+    for move in tries:
+        if move not in legal:
+            continue
+        trial = twin.clone()
+        trial.apply(actor, move)
+        if (
+            trial.to_move == state.to_move
+            and trial.view(seat) == state.view(seat)
+            and trial.events(seat, marks[1]) == state.events(seat, marks[0])
+        ):
+            return trial
+    return state.clone()  # no move keeps them alike: the twin re-joins the game
+
+
+def _check_blind(state: State, twin: State, seat: int, data: st.DataObject) -> None:
+    assert_same(twin.view(seat), state.view(seat), f"view({seat}) of the twin")
+    unseen = twin.clone()
+    unseen.rng = Rng(data.draw(st.integers(0, 2**64 - 1), label="twin future"))
+    sample_seed = data.draw(st.integers(0, 2**64 - 1), label="sample seed")
+    a = state.determinize(seat, Rng(sample_seed))
+    b = unseen.determinize(seat, Rng(sample_seed))
+    assert_same(
+        [b.record().to_json(), b.rng.state],
+        [a.record().to_json(), a.rng.state],
+        f"samples for seat {seat} of two states it cannot tell apart",
+    )
+    others = [s for s in range(state.players) if s != seat]
+    differ = any(twin.view(s) != state.view(s) for s in others)
+    event("twins differ for another seat" if differ else "twins alike for every seat")

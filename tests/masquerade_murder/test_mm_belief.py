@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
 import pytest
 from mm_helpers import (
+    QUIET,
     SEATS,
     A,
     C,
@@ -15,6 +17,7 @@ from mm_helpers import (
     T,
     choose_targets,
     new_game,
+    place_all,
     play_night,
     snapshot,
 )
@@ -161,18 +164,68 @@ def test_at_game_over_samples_have_the_true_roles_and_outcome() -> None:
             assert sample.outcome == state.outcome
 
 
-def test_drawer_sample_keeps_what_he_saw_of_the_pile() -> None:
+def _ended(thug_target: int) -> MurderState:
+    """A one-night game (max_turns=1) in which the Thug targets ``thug_target``."""
+    state = new_game(max_turns=1)
+    choose_targets(state, {T: thug_target})
+    place_all(state, QUIET)
+    assert state.is_over
+    return state
+
+
+def test_at_game_over_the_secret_targets_are_resampled_alike() -> None:
+    # The roles are public at the end, the targets are not: the Thug's choice, which changed
+    # nothing anyone saw, must not show through the samples.
+    twins = [_ended(target) for target in (C, S, A, D)]
+    for seat in (C, S, A, D):
+        assert all(t.view(seat) == twins[0].view(seat) for t in twins)
+        for k in range(6):
+            records = {json.dumps(t.determinize(seat, Rng(k)).record().to_json()) for t in twins}
+            assert len(records) == 1
+        thug = {twins[0].determinize(seat, Rng(k)).nights[0].targets[T] for k in range(30)}
+        assert len(thug) > 1
+        sample = twins[0].determinize(seat, Rng(1))
+        assert sample.outcome == twins[0].outcome  # the GREEN counts add up to the scores
+
+
+def _in_draft(second: str = "ace") -> MurderState:
+    """Night 2's draft: seat 0 drew the king, seat 1 ``second``; seat 2 draws now."""
     state = new_game()
     play_night(state)
     choose_targets(state, {})
     state.apply(0, "draw king")
-    state.apply(1, "draw ace")
-    # Seat 2 sees the pile without king and ace; seat 0 saw it all and knows he took the king.
-    for k in range(30):
+    state.apply(1, f"draw {second}")
+    return state
+
+
+def test_drawer_sample_keeps_what_he_saw_of_the_pile() -> None:
+    # RULINGS 1.2: the drawer sees the pile; earlier drawers do not see later picks; a drawer
+    # knows what the earlier ones took as a set (MM-14). Nobody else knows more.
+    state = _in_draft()
+    first_pile = state.view(0)["you"]["pile_seen"]
+    later, piles0, piles3 = set(), set(), set()
+    for k in range(40):
         for seat in (0, 2, 3):
             sample = assert_sample_agrees(state, seat, k)
-            assert sorted(sample.pile) == sorted(state.pile)
-            assert {sample.cards[0], sample.cards[1]} == {"king", "ace"}
             assert sample.cards[seat] == state.cards[seat]
-    assert {state.determinize(3, Rng(k)).cards[1] for k in range(40)} == {"king", "ace"}
-    assert {state.determinize(0, Rng(k)).cards[1] for k in range(40)} == {"ace"}
+        now = state.determinize(2, Rng(k))  # the drawer: the pile he sees, the picks as a set
+        assert sorted(now.pile) == sorted(state.pile)
+        assert {now.cards[0], now.cards[1]} == {"king", "ace"}
+        first = state.determinize(0, Rng(k))  # drew first: his king, then any of the rest
+        assert first.cards[0] == "king" and first.cards[1] in first_pile
+        assert sorted(first.pile) == sorted(set(first_pile) - {"king", first.cards[1]})
+        later.add(first.cards[1])
+        piles0.add(tuple(sorted(first.pile)))
+        piles3.add(tuple(sorted(state.determinize(3, Rng(k)).pile)))  # has not drawn yet
+    assert len(later) == 5 and len(piles0) == 5  # not just the true "ace" and the true pile
+    assert len(piles3) > 5
+
+
+def test_a_pick_the_seat_did_not_see_does_not_change_its_samples() -> None:
+    # Seat 1's pick (ace or queen) is hidden from seat 0 (drew before) and seat 3 (draws after).
+    ace, queen = _in_draft("ace"), _in_draft("queen")
+    for seat in (0, 3, 4):
+        assert ace.view(seat) == queen.view(seat) and ace.events(seat) == queen.events(seat)
+        for k in range(10):
+            a, b = ace.determinize(seat, Rng(k)), queen.determinize(seat, Rng(k))
+            assert a.record().to_json() == b.record().to_json()

@@ -5,8 +5,11 @@ final seat positions and departures, and privately its own colour. Nights are in
 the roles (positions and who is in the game are public), so a role deal is consistent when every
 finished night admits at least one choice of the other players' targets that reproduces what the
 seat saw. `determinize` samples such a deal uniformly, then targets for each night uniformly
-among the consistent ones, then rebuilds the whole game by replay so every part of the sample
-(other seats' logs included) agrees with it.
+among the consistent ones (at the end, when the roles and every seat's GREEN count are public,
+uniformly among the whole sequences adding up to those counts), and, during a draft, the cards
+the other drawers took as far as the seat cannot see them; then it rebuilds the whole game by
+replay so every part of the sample (other seats' logs included) agrees with it. Nothing is read
+that the seat has not seen: two states it cannot tell apart sample alike for the same generator.
 """
 
 from __future__ import annotations
@@ -100,31 +103,89 @@ def _night_targets(
 
 
 def _sample_draft(state: MurderState, seat: int, rng: Any) -> dict[int, str]:
-    """Cards for the drawers of the draft in progress, as ``seat`` may believe they went."""
-    drawers = state.drawers[: state.drawn]
+    """Cards for the drawers of the draft in progress, as ``seat`` may believe they went.
+
+    What ``seat`` knows (RULINGS §1.2, MM-14): the draft's cards (public), and, once it drew,
+    its own card and the pile it saw then (the drawer now: the pile it sees). The drawers
+    before it took the cards missing from that pile, as a set; the drawers after it took any
+    of the others but its own. Who took which within those sets is drawn at random, and
+    nothing is read from the true picks: two drafts ``seat`` cannot tell apart sample alike.
+    """
     from .rules import ALL_CARDS
 
-    # In a fixed order: the sample must depend on what seat knows, not on who holds what.
+    drawers = state.drawers[: state.drawn]
+    # The draft's cards, public since it opened (the "draft" event), in a fixed order.
     held = {*state.pile, *(state.cards[p] for p in drawers)}
     full = [card for card in ALL_CARDS if card in held]
-    picks: dict[int, str] = {}
-    if seat in drawers or state.drawers[state.drawn] == seat:
-        # seat saw the pile when it drew (or sees it now): earlier picks are known as a set.
-        seen = state.seen[seat] if seat in drawers else tuple(state.pile)
-        at = drawers.index(seat) if seat in drawers else len(drawers)
-        before = [c for c in full if c not in seen]
-        rng.shuffle(before)
-        picks.update(zip(drawers[:at], before, strict=True))
-        rest = [c for c in seen if c not in state.pile and c != state.cards[seat]]
-        rng.shuffle(rest)
-        picks.update(zip(drawers[at + 1 :], rest, strict=True))
-        if seat in drawers:
-            picks[seat] = state.cards[seat]  # type: ignore[assignment]
-    else:
-        taken = [c for c in full if c not in state.pile]
-        rng.shuffle(taken)
-        picks.update(zip(drawers, taken, strict=True))
+    own: str | None = None
+    if seat in drawers:
+        at, seen, own = drawers.index(seat), set(state.seen[seat] or ()), state.cards[seat]
+    elif state.drawers[state.drawn] == seat:
+        at, seen = len(drawers), set(state.pile)
+    else:  # it has not drawn yet (or is out of the game): it knows only the draft's cards
+        at, seen = -1, set(full)
+    before = [c for c in full if c not in seen]
+    rng.shuffle(before)
+    picks = dict(zip(drawers[: max(at, 0)], before, strict=True))
+    after = [c for c in full if c in seen and c != own]
+    rng.shuffle(after)
+    picks.update(zip(drawers[at + 1 :], after, strict=False))  # the rest stays in the pile
+    if own is not None:
+        picks[seat] = own
     return picks
+
+
+def _final_targets(
+    state: MurderState, roles: tuple[int, ...], seat: int, rng: Any
+) -> list[tuple[int, ...]]:
+    """Targets for every night of a finished game, as ``seat`` may believe they were.
+
+    The roles are public by now and so is every seat's GREEN count (the outcome's scores),
+    which ties the nights together; the targets stay secret. Each night's targets are drawn
+    among those that show ``seat`` what it saw, uniformly over the whole sequences whose
+    GREEN counts add up to the scores: counted forward over the nights, drawn backward.
+    """
+    assert state.outcome is not None and state.outcome.scores is not None
+    want = tuple(int(score) for score in state.outcome.scores)
+    neighbours = BOARDS[state.board.name].neighbours
+    nights = []  # per night: GREEN vector -> the targets giving it, in a fixed order
+    for record in state.nights:
+        by_green: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for targets in _night_targets(state, roles, record, seat):
+            res = resolve(roles, record.active, targets, record.cells, neighbours)
+            green = tuple(
+                int(active and colour == "GREEN")
+                for active, colour in zip(record.active, res.colours, strict=True)
+            )
+            by_green.setdefault(green, []).append(targets)
+        nights.append(by_green)
+    # reach[n][v]: how many target sequences of the first n nights give GREEN counts v.
+    reach: list[dict[tuple[int, ...], int]] = [{(0,) * PLAYERS: 1}]
+    for by_green in nights:
+        step: dict[tuple[int, ...], int] = {}
+        for counts, ways in reach[-1].items():
+            for green, choices in by_green.items():
+                total = tuple(a + b for a, b in zip(counts, green, strict=True))
+                if all(t <= w for t, w in zip(total, want, strict=True)):
+                    step[total] = step.get(total, 0) + ways * len(choices)
+        reach.append(step)
+    out: list[tuple[int, ...]] = []
+    counts = want
+    for n in range(len(nights) - 1, -1, -1):
+        options = []
+        for green, choices in nights[n].items():
+            before = tuple(a - b for a, b in zip(counts, green, strict=True))
+            ways = reach[n].get(before, 0)
+            options += [(targets, before, ways) for targets in choices if ways]
+        pick = rng.randrange(sum(ways for _, _, ways in options))
+        for targets, before, ways in options:
+            if pick < ways:
+                out.append(targets)
+                counts = before
+                break
+            pick -= ways
+    out.reverse()
+    return out
 
 
 def determinize(state: MurderState, seat: int, rng: Any) -> MurderState:
@@ -134,9 +195,7 @@ def determinize(state: MurderState, seat: int, rng: Any) -> MurderState:
     deals = consistent_roles(state, seat)
     roles = deals[rng.randrange(len(deals))]
     if state.is_over:
-        # The outcome makes every seat's GREEN count public (the tie-scores), which ties the
-        # nights together; with nothing left to decide, the real targets are kept.
-        night_targets = [record.targets for record in state.nights]
+        night_targets = _final_targets(state, roles, seat, rng)
     else:
         night_targets = []
         for record in state.nights:
