@@ -10,6 +10,10 @@ PORT   ?= 8000
 # Debian's Chromium drives the browser test (Playwright uses it; no browser download).
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
+# The `rl` extra (Stable-Baselines3) needs PyTorch. Installed first and pinned to the release
+# this machine keeps as a CPU build, so pip does not fetch a much larger GPU build; elsewhere
+# override it, e.g. `make test TORCH=torch`.
+TORCH    ?= torch==2.13.0
 
 .PHONY: serve test lint bench clean venv chromium
 
@@ -18,6 +22,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet '$(TORCH)'
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

@@ -3,6 +3,8 @@ observations, resampling, serialization and its Python ISMCTS bot playing throug
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -217,3 +219,49 @@ def test_openspiel_ismcts_is_reproducible_with_the_resampler():
     start = _advance(_deal(game.new_initial_state(), 4), 5, 0)
     choices = {_ismcts_bot(game, 3, simulations=12).step(start.clone()) for _ in range(2)}
     assert len(choices) == 1
+
+
+@pytest.mark.parametrize("outcome", [256, 999, -1])
+def test_a_chance_outcome_out_of_range_raises(outcome):
+    game = _load("masquerade-murder", 5)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    # -1 is OpenSpiel's own invalid action, refused before it reaches the game.
+    with pytest.raises(Exception, match=r"out of range|kInvalidAction"):
+        state.apply_action(outcome)
+    assert state.history() == [3]  # unchanged: the seed is not corrupted
+    _deal(game.new_initial_state(), 5)
+
+
+def _observer(game, public, private, recall=False):
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=recall, public_info=public, private_info=private
+    )
+    return make_observation(game, kind)
+
+
+def test_every_observation_type_the_tools_ask_for():
+    single, none = pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE
+    game = _load("masquerade-murder", 5)
+    state = _advance(_deal(game.new_initial_state(), 3), 7, 0)
+    core = state.intrigue_state
+    full, public = _observer(game, True, single), _observer(game, True, none)
+    private = _observer(game, False, single)
+    private_recall = _observer(game, False, single, recall=True)
+    for seat in range(5):
+        # Public + private tensors add up to the player's tensor.
+        full.set_from(state, seat)
+        public.set_from(state, seat)
+        private.set_from(state, seat)
+        assert np.allclose(public.tensor + private.tensor, full.tensor)
+        assert private.tensor.any()  # at least the seat and its role are private
+        # The private string holds the seat's secrets and nothing public.
+        text = private.string_from(state, seat)
+        assert core.view(seat)["you"]["role"] in text
+        assert '"board"' not in text and '"seating"' not in text
+        # With recall it adds the events only this seat saw (its role, its targets).
+        events = json.loads(private_recall.string_from(state, seat))["events"]
+        assert events and all(e not in core.events(None) for e in events)
+        assert any(e["kind"] == "role" for e in events)
+    with pytest.raises(ValueError, match="every player"):
+        _observer(game, True, pyspiel.PrivateInfoType.ALL_PLAYERS)

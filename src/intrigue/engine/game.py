@@ -39,6 +39,11 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     action_table: ClassVar[ActionTable]
     state_class: ClassVar[type[State]]
+    # Whether reaching ``max_turns`` ends the game by one of its own rules, a result its players
+    # would recognise (Masquerade Murder: the ball ends and Good wins), rather than cutting it
+    # off with an arbiter's verdict (the designs with no length limit). Research adapters
+    # report the first as a real ending and the second as a truncation.
+    max_turns_is_rule: ClassVar[bool] = False
 
     # -- metadata ---------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:

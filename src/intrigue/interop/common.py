@@ -6,6 +6,7 @@ Neither OpenSpiel nor PettingZoo is imported here, so this module loads without 
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -99,6 +100,16 @@ def options_from_parameters(game: Game, params: Mapping[str, Any]) -> dict[str, 
     return options
 
 
+def integer_action(action: Any) -> int:
+    """``action`` as an action index. Integers (numpy's too, and 0-d integer arrays) pass;
+    a float, a bool, text or None is refused rather than silently cut to an integer."""
+    if getattr(action, "shape", None) == () and getattr(action, "dtype", None) is not None:
+        action = action.item() if action.dtype.kind in "iu" else action
+    if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+        raise TypeError(f"an action is an integer index, not {action!r}")
+    return int(action)
+
+
 # -- strings -------------------------------------------------------------------------------
 
 
@@ -117,16 +128,65 @@ def information_state_string(state: State, seat: int | None) -> str:
     return canonical_json({"view": state.view(seat), "events": state.events(seat)})
 
 
-def render_text(game: Game, view: dict[str, Any], width: int = 100) -> str:
-    """The game's terminal drawing of ``view`` as plain text (rich renderables or a string)."""
+def private_part(mine: Any, public: Any) -> Any:
+    """What ``mine`` (a seat's view) holds beyond ``public`` (the spectator's): the keys of a
+    dict whose values differ, recursively; lists of equal length by the positions that differ
+    (``{"3": ...}``); any other difference whole. Equal values give None."""
+    if mine == public:
+        return None
+    if isinstance(mine, dict) and isinstance(public, dict):
+        return {
+            key: private_part(value, public.get(key))
+            for key, value in mine.items()
+            if key not in public or value != public[key]
+        }
+    if isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public):
+        pairs = enumerate(zip(mine, public, strict=True))
+        return {str(i): private_part(a, b) for i, (a, b) in pairs if a != b}
+    return mine
+
+
+def private_string(state: State, seat: int, perfect_recall: bool) -> str:
+    """Only ``seat``'s private information: its view beyond the spectator's and, with perfect
+    recall, the events it saw that a spectator did not."""
+    data: dict[str, Any] = {"view": private_part(state.view(seat), state.view(None))}
+    if perfect_recall:
+        data["events"] = private_events(state.events(seat), state.events(None))
+    return canonical_json(data)
+
+
+def private_events(mine: list[Any], public: list[Any]) -> list[Any]:
+    """The events of ``mine`` that are not in ``public`` (a subsequence of it), in order."""
+    private, i = [], 0
+    for event in mine:
+        if i < len(public) and event == public[i]:
+            i += 1
+        else:
+            private.append(event)
+    return private
+
+
+def render_text(game: Game, view: dict[str, Any]) -> str:
+    """The game's terminal drawing of ``view`` as plain text, as wide as the drawing needs
+    (nothing is wrapped or cut at a terminal's width)."""
     drawing = game.render(view)
     if isinstance(drawing, str):
         return drawing
     from rich.console import Console
+    from rich.measure import Measurement
 
+    probe = Console(width=10_000, file=_Sink(), color_system=None)
+    width = max(Measurement.get(probe, probe.options, drawing).maximum, 1)
     console = Console(record=True, width=width, file=_Sink(), color_system=None)
     console.print(drawing)
-    return console.export_text()
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
+
+
+def print_drawing(game: Game, view: dict[str, Any]) -> None:
+    """Print the game's terminal drawing of ``view`` to the terminal (rich, in colour)."""
+    from rich.console import Console
+
+    Console().print(game.render(view))
 
 
 class _Sink:

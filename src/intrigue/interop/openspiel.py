@@ -23,7 +23,7 @@ How intrigue maps onto OpenSpiel:
 * **Observations.** ``observation_string``: canonical JSON of ``view(seat)``;
   ``information_state_string``: canonical JSON of the view and the seat's event log (perfect
   recall). Both tensors are the game's fixed-size encoding of ``view(seat)``
-  (`intrigue.interop.tensors`); a public observer (``private_info=NONE``) uses ``view(None)``.
+  (`intrigue.interop.tensors`); `Observer` lists the observation types.
 * **Serialization.** A state pickles as its replay record (seed, options, actions), which
   rebuilds it exactly, determinized samples included.
 * **Parameters.** ``players``, ``max_turns`` (always finite here: it bounds
@@ -232,6 +232,10 @@ class IntrigueState(pyspiel.State):
             return
         state = core.state
         if state is None:
+            if not 0 <= action < SEED_OUTCOMES:
+                raise ValueError(
+                    f"chance outcome {action} out of range: a seed byte is 0..{SEED_OUTCOMES - 1}"
+                )
             self._deal(int(action))
         else:
             state.apply(state.to_move[0], state.game.action_at(int(action)))
@@ -300,43 +304,68 @@ def resampler(seed: int) -> Callable[[IntrigueState, int], IntrigueState]:
 
 
 class Observer:
-    """OpenSpiel's PyObserver: tensors from the game's encoder, strings from the view."""
+    """OpenSpiel's PyObserver: tensors from the game's encoder, strings from the views.
+
+    Every observation type OpenSpiel's tools ask for:
+
+    * public and private information of one player (the default): ``view(player)``;
+    * public information only (``private_info=NONE``): the spectator's ``view(None)``;
+    * private information only (``public_info=False``): what ``view(player)`` holds beyond
+      ``view(None)``; its string is that difference (`common.private_part`), its tensor the
+      player's tensor minus the spectator's, so public + private = the player's tensor;
+    * with ``perfect_recall``, strings add the seat's event log (`common.information_state_string`).
+
+    ``ALL_PLAYERS`` (every player's secrets at once) is refused: no view shows them.
+    """
 
     def __init__(
         self, spec: Spec, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
     ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        private = pyspiel.PrivateInfoType.SINGLE_PLAYER
-        recall = False
+        public, private, recall = True, pyspiel.PrivateInfoType.SINGLE_PLAYER, False
         if iig_obs_type is not None:
-            if not iig_obs_type.public_info:
-                raise ValueError("intrigue observations always include public information")
-            if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-                raise ValueError("intrigue has no observation of every player's secrets")
+            public = iig_obs_type.public_info
             private, recall = iig_obs_type.private_info, iig_obs_type.perfect_recall
-        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("intrigue has no observation of every player's secrets")
+        if not public and private == pyspiel.PrivateInfoType.NONE:
+            raise ValueError("an observation needs public or private information")
+        self.public = public
+        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = recall
         self.encoder = spec.encoder
         self._canvas = spec.encoder.layout.canvas()
+        self._spectator = None if public else spec.encoder.layout.canvas()
         self.tensor = self._canvas.data
         self.dict = self._canvas.views
+        self._encoded: tuple[State | None, int, int] = (None, -1, -1)
 
     def _seat(self, player: int) -> int | None:
-        return None if self.public_only else int(player)
+        return int(player) if self.private else None
 
     def set_from(self, state: IntrigueState, player: int) -> None:
         core = state.intrigue_state
         if core is None:  # still dealing: nothing to see
             self._canvas.clear()
+            self._encoded = (None, -1, -1)
             return
-        self.encoder.encode_into(self._canvas, core.view(self._seat(player)))
+        key = (core, len(core._history), int(player))
+        if key == self._encoded:  # OpenSpiel often asks twice for the same tensor
+            return
+        self.encoder.encode_into(self._canvas, core.shared_view(self._seat(player)))
+        if self._spectator is not None:
+            self.encoder.encode_into(self._spectator, core.shared_view(None))
+            self.tensor -= self._spectator.data
+        self._encoded = key
 
     def string_from(self, state: IntrigueState, player: int) -> str:
         core = state.intrigue_state
         if core is None:
             return common.canonical_json({"dealing": True})
         seat = self._seat(player)
+        if not self.public:
+            return common.private_string(core, int(player), self.perfect_recall)
         if self.perfect_recall:
             return common.information_state_string(core, seat)
         return common.observation_string(core, seat)

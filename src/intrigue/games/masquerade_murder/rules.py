@@ -665,3 +665,4 @@ class MasqueradeMurder(Game):
     options = OPTIONS
     action_table = ACTIONS
     state_class = MurderState
+    max_turns_is_rule = True  # the ball ends after the last night and Good wins (MM-20)

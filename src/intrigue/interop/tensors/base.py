@@ -12,8 +12,9 @@ documented cap and clipped (`scaled`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,10 +27,10 @@ class Field:
     name: str
     shape: tuple[int, ...]
     doc: str
+    size: int = field(init=False)
 
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", math.prod(self.shape))
 
 
 class Layout:
@@ -61,7 +62,11 @@ class Layout:
 
 
 class Canvas:
-    """A zeroed float32 tensor with one reshaped, writable view per field."""
+    """A zeroed float32 tensor with one reshaped, writable view per field.
+
+    Making the views costs far more than filling them, so an owner (an environment, an
+    observer, an encoder) makes one canvas and reuses it for every encoding.
+    """
 
     def __init__(self, layout: Layout, data: np.ndarray | None = None) -> None:
         self.layout = layout
@@ -85,6 +90,7 @@ class Encoder:
     game_id: str
     layout: Layout
     fill: Callable[[Canvas, Mapping[str, Any]], None]
+    _scratch: list[Canvas] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -92,9 +98,11 @@ class Encoder:
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """A fresh float32 vector of `size` values for ``view``."""
-        canvas = self.layout.canvas()
-        self.fill(canvas, view)
-        return canvas.data
+        if not self._scratch:
+            self._scratch.append(self.layout.canvas())
+        canvas = self._scratch[0]
+        self.encode_into(canvas, view)
+        return canvas.data.copy()
 
     def encode_into(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
         """Overwrite ``canvas`` (made from this encoder's layout) with ``view``'s encoding."""
