@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/interop_speed.py                      # every game, both libraries
     .venv/bin/python bench/interop_speed.py --against 601c664    # also an older commit's code
+    .venv/bin/python bench/interop_speed.py --ref HEAD --against 601c664  # two commits
     .venv/bin/python bench/interop_speed.py --game project-assassination --seconds 5 --json
 
 Two loops, each what a learner runs (see docs/performance.md):
@@ -141,8 +142,12 @@ def measure(spec: str, seconds: float, pythonpath: Path | None) -> dict[str, flo
 def run(args: argparse.Namespace) -> dict[str, Any]:
     codes: dict[str, Path | None] = {"current": None}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.ref:  # measure a commit rather than the work tree
+            (Path(tmp) / "current").mkdir()
+            codes["current"] = export_source(args.ref, Path(tmp) / "current")
         if args.against:
-            codes[args.against] = export_source(args.against, Path(tmp))
+            (Path(tmp) / "against").mkdir()
+            codes[args.against] = export_source(args.against, Path(tmp) / "against")
         configs = [(lib, LEDUC, "current") for lib in args.library]
         configs += [
             (lib, game, code) for game in args.game for lib in args.library for code in codes
@@ -198,6 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best is reported")
     parser.add_argument("--against", help="also measure this commit's code (a git ref)")
+    parser.add_argument("--ref", help="measure this commit's code instead of the work tree")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

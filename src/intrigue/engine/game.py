@@ -341,6 +341,11 @@ class State(ABC):
         return state
 
     @property
+    def actions_played(self) -> int:
+        """How many actions have been played (``len(history)``, without copying it)."""
+        return len(self._history)
+
+    @property
     def history(self) -> list[tuple[int, Action]]:
         """Every (seat, action) played so far. Holds secrets: for referees and replays only."""
         return list(self._history)

@@ -23,7 +23,8 @@ DEFAULT_MAX_TURNS = {
 FALLBACK_MAX_TURNS = 100
 
 # Upper bounds on the decisions in one unit of ``max_turns``, from each game's rules:
-# * masquerade-murder, a night: 5 targets + at most 5 draws + at most 6 placements or swaps.
+# * masquerade-murder, a night: 5 targets + at most 5 draws + 5 placements or swaps (the
+#   Joker holder places in the extra card's slot): 15, reached in practice.
 # * masquerade-ball, a turn: inspect, play and place (3), one move, one unmasking and one
 #   placement or delivery per acting card (3 x 14), one rotation per ballroom card (14),
 #   a release per prisoner (at most 42) and `end`: 102 < 128.
@@ -33,14 +34,30 @@ FALLBACK_MAX_TURNS = 100
 # * shadows-over-japan, a season, per seat: 6 actions, an extra action per gold (the game
 #   has 25) and per claimed mission (72 cards), a claim per action, 20 marches, the spending
 #   step (gold and claims again) and the discards of the cards it can draw: < 512.
-# Set-up moves (Shadows over Japan's styles) are covered by a fixed allowance.
+# Set-up moves (Shadows over Japan's styles, 3 per seat) are covered by an allowance per seat.
 TURN_BOUNDS = {
-    "masquerade-murder": 16,
+    "masquerade-murder": 15,
     "masquerade-ball": 128,
     "project-assassination": 128,
     "shadows-over-japan": 512,
 }
-SETUP_ALLOWANCE = 64
+SETUP_PER_SEAT = {"shadows-over-japan": 4}
+FALLBACK_TURN_BOUND = 512
+
+# Those worst cases are far beyond play: the longest games seen (random and `medium` bots,
+# docs/interop.md) use 15 decisions a night, at most 14 in one ball turn or player turn and
+# about 7 per seat and season. So the adapters also end a game once it has taken a number of
+# decisions, its *decision cap*: this many per unit of ``max_turns`` (per seat and season in
+# Shadows over Japan), plus the set-up. ``max_game_length`` is then the lower of the two
+# bounds, a tight one the cap guarantees. A game stopped by the cap has no result: PettingZoo
+# and Gymnasium truncate it (rewards 0), OpenSpiel ends it with 0 for everyone.
+DECISIONS_PER_TURN = {
+    "masquerade-murder": 15,  # the rules' own maximum: the cap never stops a game
+    "masquerade-ball": 10,
+    "project-assassination": 10,
+    "shadows-over-japan": 12,
+}
+FALLBACK_DECISIONS_PER_TURN = 32
 LIST_SEPARATOR = ";"  # list options as one parameter string ("," splits OpenSpiel game strings)
 UNSET_INT = -1  # an int parameter of -1 leaves an unset-by-default option unset
 
@@ -49,12 +66,46 @@ def default_max_turns(game_id: str) -> int:
     return DEFAULT_MAX_TURNS.get(game_id, FALLBACK_MAX_TURNS)
 
 
-def max_game_length(game: Game, players: int, max_turns: int) -> int:
-    """An upper bound on the number of decisions in a game capped at ``max_turns``."""
-    per_turn = TURN_BOUNDS.get(game.id, 512)
-    if game.id == "shadows-over-japan":
-        per_turn *= players
-    return SETUP_ALLOWANCE + per_turn * max_turns
+def _units(game: Game, players: int, max_turns: int) -> int:
+    """Units of ``max_turns`` whose decisions are bounded: seasons count per seat."""
+    return max_turns * (players if game.id == "shadows-over-japan" else 1)
+
+
+def rules_bound(game: Game, players: int, max_turns: int) -> int:
+    """The most decisions the rules allow in a game capped at ``max_turns`` (see above)."""
+    per_turn = TURN_BOUNDS.get(game.id, FALLBACK_TURN_BOUND)
+    return SETUP_PER_SEAT.get(game.id, 0) * players + per_turn * _units(game, players, max_turns)
+
+
+def default_max_decisions(game: Game, players: int, max_turns: int) -> int:
+    """The decision cap of a game capped at ``max_turns`` (see `DECISIONS_PER_TURN`)."""
+    per_turn = DECISIONS_PER_TURN.get(game.id, FALLBACK_DECISIONS_PER_TURN)
+    setup = SETUP_PER_SEAT.get(game.id, 0) * players
+    return setup + per_turn * _units(game, players, max_turns)
+
+
+def max_game_length(game: Game, players: int, max_turns: int, max_decisions: int = 0) -> int:
+    """An upper bound on the decisions in a game capped at ``max_turns`` turns and (unless 0)
+    ``max_decisions`` decisions."""
+    bound = rules_bound(game, players, max_turns)
+    return min(bound, max_decisions) if max_decisions > 0 else bound
+
+
+def decision_cap(
+    game: Game, players: int, options: Mapping[str, Any], max_decisions: int | None
+) -> int:
+    """The decision cap asked for: None gives the game's default, 0 none."""
+    if max_decisions is None:
+        turns = options.get("max_turns")
+        return 0 if turns is None else default_max_decisions(game, players, int(turns))
+    if max_decisions < 0:
+        raise ValueError(f"max_decisions must be 0 (no cap) or more, not {max_decisions}")
+    return max_decisions
+
+
+def cut_off(state: State, max_decisions: int) -> bool:
+    """Whether the decision cap stops ``state`` now: unfinished, with that many decisions."""
+    return 0 < max_decisions <= state.actions_played and not state.is_over
 
 
 def zero_sum(game: Game, players: int) -> bool:

@@ -20,7 +20,8 @@ Wilson intervals. Needs numpy (either research extra).
 Game ``i`` (of ``games``, for each opponent) is dealt from ``seed + i`` and puts the agent on
 seat ``i % players``, every other seat to the opponent bot; every opponent meets the same deals.
 A win scores 1, a draw 1/2 (as in the arena); games cut off by a ``max_turns`` the game does
-not define are scored by the arbiter's verdict and counted in ``capped``.
+not define are scored by the arbiter's verdict and counted in ``capped``, as are games the
+decision cap stops (scored as draws).
 """
 
 from __future__ import annotations
@@ -138,10 +139,9 @@ def evaluate(
 
 def _tally(score: Score, state: State, seat: int) -> None:
     outcome = state.outcome
-    assert outcome is not None
     score.games += 1
-    score.capped += outcome.capped
-    if outcome.is_draw:
+    score.capped += outcome is None or outcome.capped
+    if outcome is None or outcome.is_draw:  # the decision cap stopped it: no result, a draw
         score.draws += 1
         result = 0.5
     else:
@@ -162,12 +162,13 @@ class _Agent:
         self.game = game
         self.players = players
         self.options = options
+        self.max_decisions = common.decision_cap(game, players, options, None)
 
     def play(self, seed: int, seat: int, opponent: str) -> State:
         state = self.start(seed)
         bots = [make_bot(opponent) for _ in range(self.players)]
         rng = Rng(seed ^ 0xE7A1_0A7E)
-        while not state.is_over:
+        while not state.is_over and not common.cut_off(state, self.max_decisions):
             mover = state.to_move[0]
             if mover == seat:
                 self.move(state, seat)
@@ -246,9 +247,14 @@ class _OpenSpielAgent(_Agent):
         if hasattr(self.policy, "action_probabilities"):
             probs = self.policy.action_probabilities(spiel_state, seat)
             action = max(probs, key=lambda a: (probs[a], -a))
-        else:
-            action = self.policy.step(_time_step(spiel_state, self.players), is_evaluation=True)
-            action = action.action
+        else:  # an rl_agent plays the seat it is told (its player_id), greedily
+            owner = self.policy.player_id
+            self.policy.player_id = seat
+            try:
+                step = self.policy.step(_time_step(spiel_state, self.players), is_evaluation=True)
+            finally:
+                self.policy.player_id = owner
+            action = step.action
         spiel_state.apply_action(int(action))
 
 

@@ -17,7 +17,8 @@ or build it directly: ``SingleAgentEnv("project-assassination", opponent="medium
 * Rewards and endings as in the PettingZoo environments: the seat's return when the game
   ends by its rules (``terminated``); 0 and ``truncated`` when a ``max_turns`` the game does
   not define cuts it off (the verdict is in ``info["outcome"]``). An illegal action ends the
-  episode with -1, as PettingZoo's classic environments do (``info["illegal"]``).
+  episode with -1, as PettingZoo's classic environments do (``info["illegal"]``). The
+  decision cap (``max_decisions``, `common.DECISIONS_PER_TURN`) truncates like a cap.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class SingleAgentEnv(gymnasium.Env):
         seat: int | None = None,
         players: int | None = None,
         render_mode: str | None = None,
+        max_decisions: int | None = None,
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -67,6 +69,7 @@ class SingleAgentEnv(gymnasium.Env):
         options.setdefault("max_turns", common.default_max_turns(game_id))
         self.options = options
         self.game.new(self.players, 0, **options)  # reject bad options now
+        self.max_decisions = common.decision_cap(self.game, self.players, options, max_decisions)
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0..{self.players - 1}, not {seat}")
         self.fixed_seat = seat
@@ -120,6 +123,10 @@ class SingleAgentEnv(gymnasium.Env):
         state.apply(self.seat, self.game.action_at(index))
         self._play_opponents()
         if state.outcome is None:
+            if common.cut_off(state, self.max_decisions):  # no result: truncated
+                self._ended = (False, True)
+                info = {**self._info(), "outcome": None, "cut_off": "max_decisions"}
+                return self._observation(), 0.0, False, True, info
             return self._observation(), 0.0, False, False, self._info()
         outcome = state.outcome
         truncated = outcome.capped and not self.game.max_turns_is_rule
@@ -130,7 +137,11 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _play_opponents(self) -> None:
         state = self.intrigue_state
-        while not state.is_over and self.seat not in state.to_move:
+        while (
+            not state.is_over
+            and self.seat not in state.to_move
+            and not common.cut_off(state, self.max_decisions)
+        ):
             other = state.to_move[0]
             state.apply(other, bot_move(self._bots[other], state, other, self._rng))
 

@@ -27,8 +27,9 @@ How intrigue maps onto OpenSpiel:
 * **Serialization.** A state pickles as its replay record (seed, options, actions), which
   rebuilds it exactly, determinized samples included.
 * **Parameters.** ``players``, ``max_turns`` (always finite here: it bounds
-  ``max_game_length``) and every game option; list options are ';'-separated strings and
-  int options unset by default use -1.
+  ``max_game_length``), ``max_decisions`` (the decision cap, `common.DECISIONS_PER_TURN`: -1
+  the game's default, 0 none; a game it stops ends with 0 for everyone) and every game
+  option; list options are ';'-separated strings and int options unset by default use -1.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def short_name(game_id: str) -> str:
 
 SEED_NODES = 8  # chance nodes at the start, one byte of the seed each
 SEED_OUTCOMES = 256
+MAX_DECISIONS = "max_decisions"  # the adapter's own parameter: the decision cap
+DEFAULT_DECISIONS = -1  # -1: the game's default cap (`common.default_max_decisions`); 0: none
 
 
 class Spec:
@@ -73,9 +76,17 @@ class Spec:
         self.max_turns = int(self.options.get("max_turns") or 0)
         if self.max_turns < 1:
             raise ValueError("max_turns must be at least 1 (OpenSpiel needs a bounded game)")
+        decisions = int(params.get(MAX_DECISIONS, DEFAULT_DECISIONS))
+        if decisions < 0:
+            decisions = common.default_max_decisions(game, self.players, self.max_turns)
+        self.max_decisions = decisions  # 0: no decision cap
         self.encoder: Encoder = encoder(game.id)
         self.action_ids = game.action_table.ids
         game.new(self.players, 0, **self.options)  # reject bad options now, not mid-search
+
+    def cut_off(self, state: State) -> bool:
+        """Whether the decision cap ends ``state`` (unfinished) now."""
+        return common.cut_off(state, self.max_decisions)
 
 
 class Core:
@@ -124,6 +135,7 @@ def game_type(game: Game, players: int | None = None) -> pyspiel.GameType:
     utility = pyspiel.GameType.Utility
     params: dict[str, Any] = {
         "players": game.player_counts[0],
+        MAX_DECISIONS: DEFAULT_DECISIONS,
         **{opt.name: common.parameter_default(opt, game.id) for opt in game.options},
     }
     return pyspiel.GameType(
@@ -159,7 +171,9 @@ class IntrigueGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if common.zero_sum(game, spec.players) else None,
-            max_game_length=common.max_game_length(game, spec.players, spec.max_turns),
+            max_game_length=common.max_game_length(
+                game, spec.players, spec.max_turns, spec.max_decisions
+            ),
         )
         super().__init__(game_type(game, spec.players), info, params)
         self.spec = spec
@@ -213,7 +227,7 @@ class IntrigueState(pyspiel.State):
         state = core.state
         if state is None:
             return pyspiel.PlayerId.CHANCE
-        if state.is_over:
+        if state.is_over or self.get_game().spec.cut_off(state):
             return pyspiel.PlayerId.TERMINAL
         return state.to_move[0]
 
@@ -255,7 +269,7 @@ class IntrigueState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         state = self._core.state
-        return state is not None and state.is_over
+        return state is not None and (state.is_over or self.get_game().spec.cut_off(state))
 
     def returns(self) -> list[float]:
         state = self._core.state
@@ -350,7 +364,7 @@ class Observer:
             self._canvas.clear()
             self._encoded = (None, -1, -1)
             return
-        key = (core, len(core._history), int(player))
+        key = (core, core.actions_played, int(player))
         if key == self._encoded:  # OpenSpiel often asks twice for the same tensor
             return
         self.encoder.encode_into(self._canvas, core.shared_view(self._seat(player)))

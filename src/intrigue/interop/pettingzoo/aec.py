@@ -6,11 +6,13 @@ what the earlier ones chose, as the engine's views do. An observation is the gam
 fixed-size tensor of ``view(seat)`` (a ``Box`` in [0, 1]) and an ``int8`` mask over the game's
 stable action indices, all zero unless it is that agent's turn.
 
-Endings: a game that ends by its rules is *terminated* and every agent's reward is its
-return (1 win, -1 loss, 0 draw). Reaching ``max_turns`` is such an ending only where the game
-makes it a rule (Masquerade Murder: the ball ends, Good wins); in the other games it is a cap
-the game does not define, so the episode is *truncated*, rewards are 0 and each agent's
-``infos`` carry the arbiter's verdict (``outcome``) for those who want to score it anyway.
+Endings (docs/interop.md): a game that ends by its rules is *terminated* and every agent's
+reward is its return (1 win, -1 loss, 0 draw). Reaching ``max_turns`` is such an ending only
+where the game makes it a rule (Masquerade Murder: the ball ends, Good wins); in the other
+games it is a cap the game does not define, so the episode is *truncated*, rewards are 0 and
+each agent's ``infos`` carry the arbiter's verdict (``outcome``) for those who want to score it
+anyway. The decision cap (``max_decisions``, `common.DECISIONS_PER_TURN`) truncates the same
+way.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class IntrigueEnv(AECEnv):
         game_id: str,
         players: int | None = None,
         render_mode: str | None = None,
+        max_decisions: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -72,6 +75,7 @@ class IntrigueEnv(AECEnv):
         options.setdefault("max_turns", common.default_max_turns(game_id))
         self.options = options
         self.game.new(self.players, 0, **options)  # reject bad options at construction
+        self.max_decisions = common.decision_cap(self.game, self.players, options, max_decisions)
         self.render_mode = render_mode
         self.encoder = encoder(game_id)
         self._canvas = self.encoder.layout.canvas()  # one buffer, reused by every observe
@@ -137,7 +141,7 @@ class IntrigueEnv(AECEnv):
         """A copy of ``seat``'s observation tensor, encoded in the env's one buffer (not again
         while the position and the seat are the same)."""
         state = self.intrigue_state
-        step = len(state._history)
+        step = state.actions_played
         if self._encoded != (state, step, seat):
             self.encoder.encode_into(self._canvas, state.shared_view(seat))
             self._encoded = (state, step, seat)
@@ -155,6 +159,8 @@ class IntrigueEnv(AECEnv):
         self._clear_rewards()
         if state.outcome is not None:
             self._end(state)
+        elif common.cut_off(state, self.max_decisions):
+            self._cut_off()
         self._accumulate_rewards()
         self.agent_selection = self._to_move()
 
@@ -170,6 +176,12 @@ class IntrigueEnv(AECEnv):
             self.terminations[agent] = not truncated
             self.truncations[agent] = truncated
             self.infos[agent] = {"outcome": verdict}
+
+    def _cut_off(self) -> None:
+        """The decision cap stopped the game: no result, every agent truncated."""
+        for agent in self.agents:
+            self.truncations[agent] = True
+            self.infos[agent] = {"outcome": None, "cut_off": "max_decisions"}
 
     # -- output ---------------------------------------------------------------------------
     def render(self) -> str | None:

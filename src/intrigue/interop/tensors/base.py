@@ -72,6 +72,9 @@ class Canvas:
         self.layout = layout
         self.data = np.zeros(layout.size, np.float32) if data is None else data
         self.views: dict[str, np.ndarray] = {}
+        # Encodings of view parts that a game hands out unchanged (shared, immutable lists):
+        # an encoder may keep them here and copy them back instead of encoding them again.
+        self.memo: dict[str, Any] = {}
         for f in layout.fields:
             start = layout.offsets[f.name]
             self.views[f.name] = self.data[start : start + f.size].reshape(f.shape)
@@ -115,14 +118,19 @@ class Encoder:
 
 def scaled(value: Any, cap: float) -> float:
     """``value / cap`` clipped to [0, 1]; None and non-numbers give 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    kind = value.__class__
+    if kind is not int and kind is not float:
         return 0.0
-    return float(min(max(value / cap, 0.0), 1.0))
+    share = value / cap
+    return 0.0 if share <= 0.0 else 1.0 if share >= 1.0 else share
 
 
 def one_hot(out: np.ndarray, vocab: Mapping[Any, int], value: Any) -> None:
     """Set ``out[vocab[value]]`` to 1; values outside the vocabulary leave ``out`` at 0."""
-    index = vocab.get(value) if _hashable(value) else None
+    try:
+        index = vocab.get(value)
+    except TypeError:  # an unhashable value (a list, a dict) is in no vocabulary
+        return
     if index is not None:
         out[index] = 1.0
 
@@ -138,7 +146,10 @@ def counts(
 ) -> None:
     """Count each vocabulary value in ``values``; divide by ``cap`` and clip."""
     for value in values or ():
-        index = vocab.get(value) if _hashable(value) else None
+        try:
+            index = vocab.get(value)
+        except TypeError:
+            continue
         if index is not None:
             out[index] += 1.0
     np.clip(out / cap, 0.0, 1.0, out=out)
@@ -146,6 +157,8 @@ def counts(
 
 def seat_index(value: Any, seats: int) -> int | None:
     """``value`` if it is a seat number below ``seats`` (JSON keys may be digit strings)."""
+    if value.__class__ is int:  # the common case, first
+        return value if 0 <= value < seats else None
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
@@ -156,10 +169,6 @@ def seat_index(value: Any, seats: int) -> int | None:
 def vocab(values: Iterable[Any]) -> dict[Any, int]:
     """value -> position, for one-hot encodings."""
     return {v: i for i, v in enumerate(values)}
-
-
-def _hashable(value: Any) -> bool:
-    return isinstance(value, (str, int, float, bool, tuple)) or value is None
 
 
 def common_fields(seats: int) -> list[Field]:

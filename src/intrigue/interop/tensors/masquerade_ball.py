@@ -9,6 +9,8 @@ only counted in ``ball_overflow``).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,8 +46,11 @@ TURN_CAP = 200  # turns scale by max_turns when set, else by this
 
 def place_index(name: Any) -> int | None:
     """The shared-grid index of a square name of either palace (None if it names none)."""
-    if not isinstance(name, str):
-        return None
+    return _place_index(name) if name.__class__ is str else None
+
+
+@functools.cache
+def _place_index(name: str) -> int | None:
     if name.startswith("ball") and name[4:].isdigit():
         slot = int(name[4:])
         return len(COURTS) * COURT_PLACES + slot if slot < BALL_SLOTS else None
@@ -114,13 +119,32 @@ def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
 
 def _card(out: np.ndarray, card: Mapping[str, Any]) -> None:
     """The `CARD` features of one card view."""
-    if (side := seat_index(card.get("side"), SIDES)) is not None:
-        out[side] = 1.0
-    out[4] = float(bool(card.get("up")))
-    one_hot(out[5 : 5 + len(RANKS)], RANKS, card.get("rank"))
-    out[5 + len(RANKS)] = float(bool(card.get("acting")))
-    out[6 + len(RANKS)] = float(bool(card.get("moved")))
-    one_hot(out[7 + len(RANKS) :], AXES, card.get("axis"))
+    get = card.get
+    key = (get("side"), get("up"), get("rank"), get("acting"), get("moved"), get("axis"))
+    try:
+        features = _CARDS.get(key)
+    except TypeError:  # an unhashable value: encode it the slow way
+        features = None
+    if features is None:
+        features = _card_features(*key)
+        with contextlib.suppress(TypeError):
+            _CARDS[key] = features
+    out[...] = features
+
+
+_CARDS: dict[tuple[Any, ...], np.ndarray] = {}  # card views repeat: their features, encoded once
+
+
+def _card_features(side: Any, up: Any, rank: Any, acting: Any, moved: Any, axis: Any) -> np.ndarray:
+    out = np.zeros(CARD, np.float32)
+    if (s := seat_index(side, SIDES)) is not None:
+        out[s] = 1.0
+    out[4] = float(bool(up))
+    one_hot(out[5 : 5 + len(RANKS)], RANKS, rank)
+    out[5 + len(RANKS)] = float(bool(acting))
+    out[6 + len(RANKS)] = float(bool(moved))
+    one_hot(out[7 + len(RANKS) :], AXES, axis)
+    return out
 
 
 def _fill_places(canvas: Canvas, view: Mapping[str, Any]) -> None:

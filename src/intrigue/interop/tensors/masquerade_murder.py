@@ -7,8 +7,11 @@ only through the per-seat totals (captures, poisons and distractions).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
+
+from intrigue.engine.game import SharedList
 
 from .base import (
     Canvas,
@@ -41,7 +44,12 @@ RECENT = 2  # nights encoded in full, most recent first
 
 def cell_index(name: Any) -> int | None:
     """Index of a cell name on the shared 5x4 grid, None for anything else."""
-    if not isinstance(name, str) or len(name) != 2 or name[0] not in COLUMNS:
+    return _cell_index(name) if name.__class__ is str else None
+
+
+@functools.cache
+def _cell_index(name: str) -> int | None:
+    if len(name) != 2 or name[0] not in COLUMNS:
         return None
     if not name[1].isdigit() or not 1 <= int(name[1]) <= ROWS:
         return None
@@ -106,10 +114,7 @@ def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
     _fill_table(canvas, view.get("table") or [])
     _fill_draft(canvas, view.get("draft"))
     _fill_placement(canvas, view.get("placement"))
-    nights = view.get("nights") or []
-    _fill_distractions(canvas, nights)
-    for k, night in enumerate(reversed(nights[-RECENT:])):
-        _fill_night(canvas, f"n{k}", night)
+    _fill_nights(canvas, view.get("nights") or [])
     _fill_you(canvas, view.get("you"))
     for s, role in enumerate((view.get("roles") or [])[:SEATS]):
         one_hot(canvas["roles"][s], ROLES, role)
@@ -155,6 +160,26 @@ def _fill_placement(canvas: Canvas, placement: Mapping[str, Any] | None) -> None
     one_hot(canvas["place_slot"], vocab(range(len(CARDS))), placement.get("slot"))
     one_hot(canvas["place_extra"], CARDS, placement.get("extra"))
     one_hot(canvas["place_joker"], seats, placement.get("joker"))
+
+
+NIGHT_FIELDS = tuple(
+    f.name for f in LAYOUT.fields if f.name == "distractions" or f.name[:2] in {"n0", "n1"}
+)
+
+
+def _fill_nights(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:
+    """The finished nights. `State.shared_view` hands out the same list until another night
+    ends, so its encoding is kept on the canvas and copied back while the list is the same."""
+    memo = canvas.memo.get("nights")
+    if memo is not None and memo[0] is nights:
+        for name, saved in zip(NIGHT_FIELDS, memo[1], strict=True):
+            canvas[name][...] = saved
+        return
+    _fill_distractions(canvas, nights)
+    for k, night in enumerate(reversed(nights[-RECENT:])):
+        _fill_night(canvas, f"n{k}", night)
+    if isinstance(nights, SharedList):  # a list the game promises never to change
+        canvas.memo["nights"] = (nights, [canvas[name].copy() for name in NIGHT_FIELDS])
 
 
 def _fill_distractions(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:

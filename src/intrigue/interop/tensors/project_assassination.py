@@ -6,6 +6,7 @@ Everything but the decks' order is public, so both seats' tensors differ only in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,7 +48,12 @@ TURN_CAP = 60  # player turns scale by max_turns when set, else by this
 
 def cell_index(name: Any) -> int | None:
     """Index of a cell name on the 7x7 grid, None for anything else."""
-    if not isinstance(name, str) or len(name) != 2 or name[0] not in COLUMNS:
+    return _cell_index(name) if name.__class__ is str else None
+
+
+@functools.cache
+def _cell_index(name: str) -> int | None:
+    if len(name) != 2 or name[0] not in COLUMNS:
         return None
     if not name[1].isdigit() or not 1 <= int(name[1]) <= SIZE:
         return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from intrigue.games.shadows_over_japan.data import HOME, HONOUR_KEYS, INTELLIGENCE, KEYS, NOBLES
 
 from .base import (
@@ -129,30 +131,44 @@ def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
     _fill_you(canvas, view.get("you"))
 
 
+def _home_owners() -> np.ndarray:
+    owners = np.zeros((NP, len(NOBLE)), np.float32)
+    owners[np.arange(NP), HOME] = 1.0
+    return owners
+
+
+HOME_OWNERS = _home_owners()  # the owner block of a board where nothing changed hands
+
+
 def _fill_provinces(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    for p, home in enumerate(HOME):
-        canvas["owner"][p, home] = 1.0
+    owner, developments, samurai = canvas["owner"], canvas["developments"], canvas["samurai"]
+    army, army_moved, occupier = canvas["army"], canvas["army_moved"], canvas["occupier"]
+    owner[...] = HOME_OWNERS
     me = seat_index(view.get("seat"), SEATS)
     for row in view.get("provinces") or ():
         p = PROVINCES.get(row.get("key"))
         if p is None:
             continue
-        canvas["owner"][p] = 0.0
-        one_hot(canvas["owner"][p], NOBLE, row.get("owner"))
-        canvas["developments"][p] = scaled(row.get("developments"), 3)
-        one_hot(canvas["samurai"][p], SAMURAI, row.get("samurai"))
-        one_hot(canvas["army"][p], NOBLE, row.get("army"))
-        canvas["army_moved"][p] = float(bool(row.get("army_moved")))
-        one_hot(canvas["occupier"][p], NOBLE, row.get("occupier"))
+        owner[p] = 0.0
+        one_hot(owner[p], NOBLE, row.get("owner"))
+        developments[p] = scaled(row.get("developments"), 3)
+        one_hot(samurai[p], SAMURAI, row.get("samurai"))
+        one_hot(army[p], NOBLE, row.get("army"))
+        army_moved[p] = float(bool(row.get("army_moved")))
+        one_hot(occupier[p], NOBLE, row.get("occupier"))
         ninja = row.get("ninja")
         if ninja:
-            owner = seat_index(ninja.get("seat"), SEATS)
-            if owner is not None:
-                canvas["ninja"][p, owner] = 1.0
-            canvas["ninja_mine"][p] = float(owner is not None and owner == me)
-            canvas["ninja_revealed"][p] = float(bool(ninja.get("revealed")))
-            one_hot(canvas["ninja_style"][p], STYLES, ninja.get("style"))
-            canvas["ninja_infiltrating"][p] = float(bool(ninja.get("infiltrating")))
+            _fill_ninja(canvas, p, ninja, me)
+
+
+def _fill_ninja(canvas: Canvas, p: int, ninja: Mapping[str, Any], me: int | None) -> None:
+    owner = seat_index(ninja.get("seat"), SEATS)
+    if owner is not None:
+        canvas["ninja"][p, owner] = 1.0
+    canvas["ninja_mine"][p] = float(owner is not None and owner == me)
+    canvas["ninja_revealed"][p] = float(bool(ninja.get("revealed")))
+    one_hot(canvas["ninja_style"][p], STYLES, ninja.get("style"))
+    canvas["ninja_infiltrating"][p] = float(bool(ninja.get("infiltrating")))
 
 
 def _fill_nobles(canvas: Canvas, nobles: list[Mapping[str, Any]]) -> None:
