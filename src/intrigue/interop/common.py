@@ -44,18 +44,18 @@ TURN_BOUNDS = {
 SETUP_PER_SEAT = {"shadows-over-japan": 4}
 FALLBACK_TURN_BOUND = 512
 
-# Those worst cases are far beyond play: the longest games seen (random and `medium` bots,
-# docs/interop.md) use 15 decisions a night, at most 14 in one ball turn or player turn and
-# about 7 per seat and season. So the adapters also end a game once it has taken a number of
-# decisions, its *decision cap*: this many per unit of ``max_turns`` (per seat and season in
-# Shadows over Japan), plus the set-up. ``max_game_length`` is then the lower of the two
-# bounds, a tight one the cap guarantees. A game stopped by the cap has no result: PettingZoo
-# and Gymnasium truncate it (rewards 0), OpenSpiel ends it with 0 for everyone.
+# Those worst cases are far beyond play: in random and `medium` games (docs/interop.md) no night
+# took more than 15 decisions, no ball turn or player turn more than 14, no season more than 13
+# per seat. So the adapters also end a game once it has taken a number of decisions, its
+# *decision cap*: 16 per unit of ``max_turns`` (per seat and season in Shadows over Japan),
+# above the most any single unit took, plus the set-up. ``max_game_length`` is then the lower of
+# the two bounds, a tight one the cap guarantees. A game stopped by the cap has no result:
+# PettingZoo and Gymnasium truncate it (rewards 0), OpenSpiel ends it with 0 for everyone.
 DECISIONS_PER_TURN = {
     "masquerade-murder": 15,  # the rules' own maximum: the cap never stops a game
-    "masquerade-ball": 10,
-    "project-assassination": 10,
-    "shadows-over-japan": 12,
+    "masquerade-ball": 16,
+    "project-assassination": 16,
+    "shadows-over-japan": 16,
 }
 FALLBACK_DECISIONS_PER_TURN = 32
 LIST_SEPARATOR = ";"  # list options as one parameter string ("," splits OpenSpiel game strings)

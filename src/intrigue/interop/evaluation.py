@@ -209,7 +209,7 @@ class _TensorAgent(_Agent):
         self._ids = self.game.action_table.ids
 
     def move(self, state: State, seat: int) -> None:
-        self._encoder.encode_into(self._canvas, state.shared_view(seat))
+        self._encoder.update(self._canvas, state.shared_view(seat))
         mask = np.zeros(self.game.num_actions, np.int8)
         mask[[self._ids[a] for a in state.legal_actions(seat)]] = 1
         index = int(self.policy(self._canvas.data.copy(), mask))

@@ -147,7 +147,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- what the learner sees ------------------------------------------------------------
     def _observation(self) -> np.ndarray:
-        self.encoder.encode_into(self._canvas, self.intrigue_state.shared_view(self.seat))
+        self.encoder.update(self._canvas, self.intrigue_state.shared_view(self.seat))
         return self._canvas.data.copy()
 
     def action_masks(self) -> np.ndarray:

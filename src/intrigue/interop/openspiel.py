@@ -39,13 +39,14 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 import intrigue
 from intrigue.engine import Game, Record, Rng, State, game_ids, load
 
 from . import common
-from .tensors import Encoder, encoder
+from .tensors import Canvas, Encoder, encoder
 
 PREFIX = "intrigue_"
 
@@ -349,29 +350,33 @@ class Observer:
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = recall
         self.encoder = spec.encoder
-        self._canvas = spec.encoder.layout.canvas()
-        self._spectator = None if public else spec.encoder.layout.canvas()
+        self._canvas = spec.encoder.layout.canvas()  # the tensor OpenSpiel reads
         self.tensor = self._canvas.data
         self.dict = self._canvas.views
-        self._encoded: tuple[State | None, int, int] = (None, -1, -1)
+        # One canvas per seat (and the spectator), updated incrementally: only the parts of a
+        # seat's view that changed since its last encoding are encoded again.
+        self._seats: dict[int | None, tuple[Canvas, tuple[State | None, int]]] = {}
 
     def _seat(self, player: int) -> int | None:
         return int(player) if self.private else None
+
+    def _encoded(self, core: State, seat: int | None) -> np.ndarray:
+        """``seat``'s tensor of ``core``, encoded at most once per position."""
+        canvas, key = self._seats.get(seat) or (self.encoder.layout.canvas(), (None, -1))
+        now = (core, core.actions_played)
+        if key != now:
+            self.encoder.update(canvas, core.shared_view(seat))
+        self._seats[seat] = (canvas, now)
+        return canvas.data
 
     def set_from(self, state: IntrigueState, player: int) -> None:
         core = state.intrigue_state
         if core is None:  # still dealing: nothing to see
             self._canvas.clear()
-            self._encoded = (None, -1, -1)
             return
-        key = (core, core.actions_played, int(player))
-        if key == self._encoded:  # OpenSpiel often asks twice for the same tensor
-            return
-        self.encoder.encode_into(self._canvas, core.shared_view(self._seat(player)))
-        if self._spectator is not None:
-            self.encoder.encode_into(self._spectator, core.shared_view(None))
-            self.tensor -= self._spectator.data
-        self._encoded = key
+        self.tensor[:] = self._encoded(core, self._seat(player))
+        if not self.public:
+            self.tensor -= self._encoded(core, None)
 
     def string_from(self, state: IntrigueState, player: int) -> str:
         core = state.intrigue_state

@@ -78,8 +78,10 @@ class IntrigueEnv(AECEnv):
         self.max_decisions = common.decision_cap(self.game, self.players, options, max_decisions)
         self.render_mode = render_mode
         self.encoder = encoder(game_id)
-        self._canvas = self.encoder.layout.canvas()  # one buffer, reused by every observe
-        self._encoded: tuple[State | None, int, int] = (None, -1, -1)
+        # One buffer per seat, reused by every observe and updated incrementally: only the
+        # parts of the seat's view that changed since its last observation are encoded again.
+        self._canvases = [self.encoder.layout.canvas() for _ in range(self.players)]
+        self._encoded: list[tuple[State | None, int]] = [(None, -1)] * self.players
         self._action_ids = self.game.action_table.ids
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
         self.seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -138,14 +140,13 @@ class IntrigueEnv(AECEnv):
         return {"observation": self.tensor(seat), "action_mask": mask}
 
     def tensor(self, seat: int) -> np.ndarray:
-        """A copy of ``seat``'s observation tensor, encoded in the env's one buffer (not again
-        while the position and the seat are the same)."""
+        """A copy of ``seat``'s observation tensor (encoded once per position and seat)."""
         state = self.intrigue_state
-        step = state.actions_played
-        if self._encoded != (state, step, seat):
-            self.encoder.encode_into(self._canvas, state.shared_view(seat))
-            self._encoded = (state, step, seat)
-        return self._canvas.data.copy()
+        canvas, key = self._canvases[seat], (state, state.actions_played)
+        if self._encoded[seat] != key:
+            self.encoder.update(canvas, state.shared_view(seat))
+            self._encoded[seat] = key
+        return canvas.data.copy()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -198,7 +199,7 @@ class IntrigueEnv(AECEnv):
 
     def close(self) -> None:
         self._state = None
-        self._encoded = (None, -1, -1)
+        self._encoded = [(None, -1)] * self.players
 
 
 def wrap(raw: IntrigueEnv) -> AECEnv:

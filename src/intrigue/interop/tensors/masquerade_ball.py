@@ -21,9 +21,10 @@ from .base import (
     Encoder,
     Field,
     Layout,
+    Section,
     common_fields,
+    common_section,
     counts,
-    fill_common,
     one_hot,
     scaled,
     seat_index,
@@ -42,6 +43,7 @@ PLACING = vocab(("play", "free", "resurrect"))
 AXES = vocab(("NS", "EW"))
 CARD = 4 + 1 + len(RANKS) + 2 + 2  # side, up, rank, acting+moved, axis
 TURN_CAP = 200  # turns scale by max_turns when set, else by this
+SIDE_VOCAB = vocab(range(SIDES))
 
 
 def place_index(name: Any) -> int | None:
@@ -104,17 +106,17 @@ LAYOUT = Layout(
 )
 
 
-def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    fill_common(canvas, view, SEATS)
+def _fill_header(canvas: Canvas, view: Mapping[str, Any]) -> None:
     one_hot(canvas["phase"], PHASES, view.get("phase"))
     canvas["turn"][0] = scaled(view.get("turn"), view.get("max_turns") or TURN_CAP)
-    one_hot(canvas["side_to_play"], vocab(range(SIDES)), view.get("side_to_play"))
+    one_hot(canvas["side_to_play"], SIDE_VOCAB, view.get("side_to_play"))
     canvas["played"][0] = float(bool(view.get("played")))
-    _fill_places(canvas, view)
+
+
+def _fill_sides(canvas: Canvas, view: Mapping[str, Any]) -> None:
     me = seat_index(view.get("seat"), SEATS)
     for side in view.get("sides") or []:
         _fill_side(canvas, side, me)
-    _fill_turn_state(canvas, view)
 
 
 def _card(out: np.ndarray, card: Mapping[str, Any]) -> None:
@@ -196,4 +198,33 @@ def _fill_turn_state(canvas: Canvas, view: Mapping[str, Any]) -> None:
             canvas["holding"][seat, side] = 1.0
 
 
-ENCODER = Encoder("masquerade-ball", LAYOUT, fill)
+SIDE_FIELDS = tuple(
+    f"{pile}_{what}" for pile in ("hand", "prison", "grave") for what in ("count", "ranks")
+)
+TURN_STATE = (
+    "placing_how", "placing_rank", "delivering", "must_move", "pending_from", "pending_to",
+    "pending_cards", "holding",
+)  # fmt: skip
+ENCODER = Encoder(
+    "masquerade-ball",
+    LAYOUT,
+    [
+        common_section(SEATS),
+        Section(
+            ("phase", "turn", "max_turns", "side_to_play", "played"),
+            ("phase", "turn", "side_to_play", "played"),
+            _fill_header,
+        ),
+        Section(("board", "ballroom"), ("places", "ball_overflow"), _fill_places),
+        Section(
+            ("sides", "seat"),
+            ("controller", "mine", *SIDE_FIELDS, "prisoners_of", "graveyard_of"),
+            _fill_sides,
+        ),
+        Section(
+            ("placing", "delivering", "must_move", "pending", "holding"),
+            TURN_STATE,
+            _fill_turn_state,
+        ),
+    ],
+)

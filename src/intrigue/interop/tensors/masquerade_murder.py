@@ -18,8 +18,9 @@ from .base import (
     Encoder,
     Field,
     Layout,
+    Section,
     common_fields,
-    fill_common,
+    common_section,
     multi_hot,
     one_hot,
     scaled,
@@ -73,7 +74,9 @@ LAYOUT = Layout(
         Field("night", (1,), "night number / max_turns (or / 30 when unlimited)"),
         Field("phase", (len(PHASES),), "one-hot: target, draft, placement, over"),
         Field("board", (len(BOARDS),), "one-hot: theta16, ring12"),
-        Field("seating", (SEATS, SEATS), "row s: one-hot of the seat after s, clockwise"),
+        Field(
+            "seating", (SEATS, SEATS), "row i: one-hot of the seat i-th in the seating, clockwise"
+        ),
         Field("status", (SEATS, len(STATUS)), "per seat one-hot: in, jailed, dead"),
         Field("captures", (SEATS,), "captures so far / 3"),
         Field("poisons", (SEATS,), "poisons so far / 3"),
@@ -104,30 +107,26 @@ LAYOUT = Layout(
 )
 
 
-def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    fill_common(canvas, view, SEATS)
+def _fill_header(canvas: Canvas, view: Mapping[str, Any]) -> None:
     cap = view.get("max_turns") or NIGHT_CAP
     canvas["night"][0] = scaled(view.get("night"), cap)
     one_hot(canvas["phase"], PHASES, view.get("phase"))
     one_hot(canvas["board"], BOARDS, (view.get("board") or {}).get("name"))
-    _fill_seating(canvas, view.get("seating") or [])
-    _fill_table(canvas, view.get("table") or [])
-    _fill_draft(canvas, view.get("draft"))
-    _fill_placement(canvas, view.get("placement"))
-    _fill_nights(canvas, view.get("nights") or [])
-    _fill_you(canvas, view.get("you"))
+
+
+def _fill_roles(canvas: Canvas, view: Mapping[str, Any]) -> None:
     for s, role in enumerate((view.get("roles") or [])[:SEATS]):
         one_hot(canvas["roles"][s], ROLES, role)
 
 
-def _fill_seating(canvas: Canvas, seating: list[Any]) -> None:
-    cycle = [s for s in (seat_index(x, SEATS) for x in seating) if s is not None]
-    for i, s in enumerate(cycle):
-        canvas["seating"][s, cycle[(i + 1) % len(cycle)]] = 1.0
+def _fill_seating(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    for i, seat in enumerate((view.get("seating") or [])[:SEATS]):
+        if (s := seat_index(seat, SEATS)) is not None:
+            canvas["seating"][i, s] = 1.0
 
 
-def _fill_table(canvas: Canvas, table: list[Mapping[str, Any]]) -> None:
-    for row in table:
+def _fill_table(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    for row in view.get("table") or ():
         s = seat_index(row.get("seat"), SEATS)
         if s is None:
             continue
@@ -140,7 +139,8 @@ def _fill_table(canvas: Canvas, table: list[Mapping[str, Any]]) -> None:
             canvas["table_cell"][s, c] = 1.0
 
 
-def _fill_draft(canvas: Canvas, draft: Mapping[str, Any] | None) -> None:
+def _fill_draft(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    draft = view.get("draft")
     if not draft:
         return
     seats = vocab(range(SEATS))
@@ -151,7 +151,8 @@ def _fill_draft(canvas: Canvas, draft: Mapping[str, Any] | None) -> None:
     multi_hot(canvas["draft_pile"], CARDS, draft.get("pile"))
 
 
-def _fill_placement(canvas: Canvas, placement: Mapping[str, Any] | None) -> None:
+def _fill_placement(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    placement = view.get("placement")
     if not placement:
         return
     seats = vocab(range(SEATS))
@@ -167,9 +168,10 @@ NIGHT_FIELDS = tuple(
 )
 
 
-def _fill_nights(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:
+def _fill_nights(canvas: Canvas, view: Mapping[str, Any]) -> None:
     """The finished nights. `State.shared_view` hands out the same list until another night
     ends, so its encoding is kept on the canvas and copied back while the list is the same."""
+    nights = view.get("nights") or []
     memo = canvas.memo.get("nights")
     if memo is not None and memo[0] is nights:
         for name, saved in zip(NIGHT_FIELDS, memo[1], strict=True):
@@ -208,7 +210,8 @@ def _fill_night(canvas: Canvas, prefix: str, night: Mapping[str, Any]) -> None:
             one_hot(canvas[f"{prefix}_left"][s], LEFT, departure.get("how"))
 
 
-def _fill_you(canvas: Canvas, you: Mapping[str, Any] | None) -> None:
+def _fill_you(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    you = view.get("you")
     if not you:
         return
     seats = vocab(range(SEATS))
@@ -230,4 +233,25 @@ def _fill_you(canvas: Canvas, you: Mapping[str, Any] | None) -> None:
         multi_hot(canvas["you_last_effects"], EFFECTS, last.get("effects"))
 
 
-ENCODER = Encoder("masquerade-murder", LAYOUT, fill)
+def _fields(prefix: str) -> tuple[str, ...]:
+    return tuple(f.name for f in LAYOUT.fields if f.name.startswith(prefix))
+
+
+TABLE_FIELDS = ("status", "captures", "poisons", "decided", "table_card", "table_cell")
+ENCODER = Encoder(
+    "masquerade-murder",
+    LAYOUT,
+    [
+        common_section(SEATS),
+        Section(
+            ("night", "max_turns", "phase", "board"), ("night", "phase", "board"), _fill_header
+        ),
+        Section(("seating",), ("seating",), _fill_seating),
+        Section(("table",), TABLE_FIELDS, _fill_table),
+        Section(("draft",), _fields("draft_"), _fill_draft),
+        Section(("placement",), _fields("place_"), _fill_placement),
+        Section(("nights",), NIGHT_FIELDS, _fill_nights),
+        Section(("you",), _fields("you_"), _fill_you),
+        Section(("roles",), ("roles",), _fill_roles),
+    ],
+)

@@ -19,9 +19,10 @@ from .base import (
     Encoder,
     Field,
     Layout,
+    Section,
     common_fields,
+    common_section,
     counts,
-    fill_common,
     multi_hot,
     one_hot,
     scaled,
@@ -44,6 +45,7 @@ PHASES = vocab(("turn", "choice", "placement", "over"))
 STAGES = vocab(("draw", "items", "actions"))
 PROMPTS = vocab(("weapon", "attach", "loot", "cage", "grenade", "teleport"))
 TURN_CAP = 60  # player turns scale by max_turns when set, else by this
+SEAT_VOCAB = vocab(range(SEATS))
 
 
 def cell_index(name: Any) -> int | None:
@@ -111,21 +113,19 @@ LAYOUT = Layout(
 )
 
 
-def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    fill_common(canvas, view, SEATS)
+def _fill_header(canvas: Canvas, view: Mapping[str, Any]) -> None:
     cap = view.get("max_turns") or TURN_CAP
     canvas["round"][0] = scaled(view.get("round"), cap)
     canvas["turns"][0] = scaled(view.get("turns"), cap)
     one_hot(canvas["phase"], PHASES, view.get("phase"))
-    seats = vocab(range(SEATS))
-    one_hot(canvas["first"], seats, view.get("first"))
-    one_hot(canvas["current"], seats, view.get("current"))
-    _fill_board(canvas, view)
+    one_hot(canvas["first"], SEAT_VOCAB, view.get("first"))
+    one_hot(canvas["current"], SEAT_VOCAB, view.get("current"))
+
+
+def _fill_players(canvas: Canvas, view: Mapping[str, Any]) -> None:
     for player in view.get("players") or []:
         if isinstance(player, Mapping) and (s := seat_index(player.get("seat"), SEATS)) is not None:
             _fill_player(canvas, s, player)
-    _fill_turn(canvas, view.get("turn"), view.get("prompt"), view.get("placement"))
-    _fill_cards(canvas, view)
 
 
 def _mark(out: np.ndarray, name: Any) -> None:
@@ -173,12 +173,8 @@ def _fill_player(canvas: Canvas, s: int, player: Mapping[str, Any]) -> None:
     canvas["loses_next_turn"][s] = float(bool(player.get("loses_next_turn")))
 
 
-def _fill_turn(
-    canvas: Canvas,
-    turn: Mapping[str, Any] | None,
-    prompt: Mapping[str, Any] | None,
-    placement: Mapping[str, Any] | None,
-) -> None:
+def _fill_turn(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    turn, prompt, placement = view.get("turn"), view.get("prompt"), view.get("placement")
     if turn:
         one_hot(canvas["stage"], STAGES, turn.get("stage"))
         canvas["turn_flags"][:] = [
@@ -195,7 +191,7 @@ def _fill_turn(
         for name in prompt.get("teleports") or ():
             _mark(canvas["teleports"], name)
     if placement:
-        one_hot(canvas["placement"][:SEATS], vocab(range(SEATS)), placement.get("placer"))
+        one_hot(canvas["placement"][:SEATS], SEAT_VOCAB, placement.get("placer"))
         one_hot(canvas["placement"][SEATS:], ENEMIES, placement.get("enemy"))
 
 
@@ -215,4 +211,26 @@ def _fill_cards(canvas: Canvas, view: Mapping[str, Any]) -> None:
     canvas["coins"][:] = [scaled(coins.count("heads"), 10), scaled(coins.count("tails"), 10)]
 
 
-ENCODER = Encoder("project-assassination", LAYOUT, fill)
+HEADER = ("round", "turns", "phase", "first", "current")
+BOARD = ("obstacles", "enemy_kind", "enemy_hp", "enemy_paralysed", "enemy_caged", "loose")
+PLAYERS = (
+    "position", "spawn", "point", "number", "hp", "vp", "weapons", "pistol", "boots",
+    "reserve", "point_cards", "ambushed", "loses_next_turn",
+)  # fmt: skip
+TURN = (
+    "stage", "turn_flags", "actions_left", "attacks", "fired", "prompt", "prompt_card",
+    "teleports", "placement",
+)  # fmt: skip
+CARDS = ("decks", "enemy_bottom", "item_discard", "collectible_discard", "sniper_discard", "coins")
+ENCODER = Encoder(
+    "project-assassination",
+    LAYOUT,
+    [
+        common_section(SEATS),
+        Section(("max_turns", "round", "turns", "phase", "first", "current"), HEADER, _fill_header),
+        Section(("obstacles", "enemies", "loose"), BOARD, _fill_board),
+        Section(("players",), PLAYERS, _fill_players),
+        Section(("turn", "prompt", "placement"), TURN, _fill_turn),
+        Section(("decks", "discards", "coins"), CARDS, _fill_cards),
+    ],
+)

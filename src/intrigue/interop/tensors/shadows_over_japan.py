@@ -19,8 +19,9 @@ from .base import (
     Encoder,
     Field,
     Layout,
+    Section,
     common_fields,
-    fill_common,
+    common_section,
     multi_hot,
     one_hot,
     scaled,
@@ -39,6 +40,7 @@ INTEL = vocab(card for cards in INTELLIGENCE for card in cards)
 PHASES = vocab(("setup", "actions", "spend", "discard", "over"))
 SEASONS = vocab(("summer", "winter"))
 ROUND_CAP = 30  # seasons scale by max_turns when set, else by this
+SEAT_VOCAB = vocab(range(SEATS))
 # (key, cap) of each Noble's public figures, in tensor order
 NOBLE_STATS = (
     ("economy", 60),
@@ -105,17 +107,18 @@ LAYOUT = Layout(
 )
 
 
-def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    fill_common(canvas, view, SEATS)
+def _fill_header(canvas: Canvas, view: Mapping[str, Any]) -> None:
     one_hot(canvas["phase"], PHASES, view.get("phase"))
     canvas["round"][0] = scaled(view.get("round"), view.get("max_turns") or ROUND_CAP)
     one_hot(canvas["season"], SEASONS, view.get("season"))
     canvas["year"][0] = scaled(view.get("year"), 15)
-    seats = vocab(range(SEATS))
-    one_hot(canvas["current"], seats, view.get("current"))
+    one_hot(canvas["current"], SEAT_VOCAB, view.get("current"))
     for i, s in enumerate((view.get("order") or [])[:SEATS]):
-        one_hot(canvas["order"][i], seats, s)
+        one_hot(canvas["order"][i], SEAT_VOCAB, s)
     canvas["actions_left"][0] = scaled(view.get("actions_left"), 10)
+
+
+def _fill_rules(canvas: Canvas, view: Mapping[str, Any]) -> None:
     rules = view.get("options") or {}
     canvas["rules"][:] = [
         float(rules.get("interaction_cost") == "per_interaction"),
@@ -124,11 +127,6 @@ def fill(canvas: Canvas, view: Mapping[str, Any]) -> None:
     ]
     for s, provinces in enumerate((view.get("setup_provinces") or [])[:SEATS]):
         multi_hot(canvas["setup_provinces"][s], PROVINCES, provinces)
-    _fill_provinces(canvas, view)
-    _fill_nobles(canvas, view.get("nobles") or [])
-    _fill_players(canvas, view.get("players") or [])
-    _fill_cards(canvas, view)
-    _fill_you(canvas, view.get("you"))
 
 
 def _home_owners() -> np.ndarray:
@@ -171,15 +169,15 @@ def _fill_ninja(canvas: Canvas, p: int, ninja: Mapping[str, Any], me: int | None
     canvas["ninja_infiltrating"][p] = float(bool(ninja.get("infiltrating")))
 
 
-def _fill_nobles(canvas: Canvas, nobles: list[Mapping[str, Any]]) -> None:
-    for row in nobles:
+def _fill_nobles(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    for row in view.get("nobles") or ():
         n = NOBLE.get(row.get("key"))
         if n is not None:
             canvas["nobles"][n] = [scaled(row.get(key), cap) for key, cap in NOBLE_STATS]
 
 
-def _fill_players(canvas: Canvas, players: list[Mapping[str, Any]]) -> None:
-    for row in players:
+def _fill_players(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    for row in view.get("players") or ():
         s = seat_index(row.get("seat"), SEATS)
         if s is None:
             continue
@@ -210,7 +208,8 @@ def _fill_cards(canvas: Canvas, view: Mapping[str, Any]) -> None:
     multi_hot(canvas["unbacked"], NOBLE, view.get("unbacked"))
 
 
-def _fill_you(canvas: Canvas, you: Mapping[str, Any] | None) -> None:
+def _fill_you(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    you = view.get("you")
     if not you:
         return
     multi_hot(canvas["you_hand"], PROVINCES, [card.get("key") for card in you.get("hand") or ()])
@@ -220,4 +219,32 @@ def _fill_you(canvas: Canvas, you: Mapping[str, Any] | None) -> None:
     multi_hot(canvas["you_claimable"], PROVINCES, you.get("claimable"))
 
 
-ENCODER = Encoder("shadows-over-japan", LAYOUT, fill)
+HEADER = ("phase", "round", "season", "year", "current", "order", "actions_left")
+PROVINCE_FIELDS = (
+    "owner", "developments", "samurai", "army", "army_moved", "occupier", "ninja",
+    "ninja_mine", "ninja_revealed", "ninja_style", "ninja_infiltrating",
+)  # fmt: skip
+PLAYER_FIELDS = ("marker", "player_stats", "intelligence", "ruled_out", "noble")
+CARD_FIELDS = (
+    "honour_up", "honour_deck", "honours_awarded", "deck_size", "discard", "samurai_supply",
+    "gold_supply", "unbacked",
+)  # fmt: skip
+CARD_KEYS = ("honours", "deck_size", "discard", "samurai_supply", "gold_supply", "unbacked")
+ENCODER = Encoder(
+    "shadows-over-japan",
+    LAYOUT,
+    [
+        common_section(SEATS),
+        Section(
+            ("phase", "round", "max_turns", "season", "year", "current", "order", "actions_left"),
+            HEADER,
+            _fill_header,
+        ),
+        Section(("options", "setup_provinces"), ("rules", "setup_provinces"), _fill_rules),
+        Section(("provinces", "seat"), PROVINCE_FIELDS, _fill_provinces),
+        Section(("nobles",), ("nobles",), _fill_nobles),
+        Section(("players",), PLAYER_FIELDS, _fill_players),
+        Section(CARD_KEYS, CARD_FIELDS, _fill_cards),
+        Section(("you",), ("you_hand", "you_pool", "you_claimable"), _fill_you),
+    ],
+)
