@@ -265,3 +265,32 @@ def test_every_observation_type_the_tools_ask_for():
         assert any(e["kind"] == "role" for e in events)
     with pytest.raises(ValueError, match="every player"):
         _observer(game, True, pyspiel.PrivateInfoType.ALL_PLAYERS)
+
+
+PERFECT_RECALL_GAMES = {"project-assassination": 40, "masquerade-murder": 6}
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_the_history_tensor_has_perfect_recall_and_leaks_nothing(game_id, players):
+    """With infostate_history, distinct information states (strings) never share a tensor in
+    seeded random games, and a resampled state (same information state) has the same tensor:
+    hidden choices of other seats stay out of the history."""
+    game = _load(game_id, players, infostate_history=True)
+    assert game.information_state_tensor_size() == (
+        game.observation_tensor_size() + game.max_game_length() * (players + 2)
+    )
+    tensors: dict[bytes, set[str]] = {}
+    sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
+    for seed in range(PERFECT_RECALL_GAMES.get(game_id, 3)):
+        state = _deal(game.new_initial_state(), seed)
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            tensor = state.information_state_tensor(player)
+            key = np.asarray(tensor, np.float32).tobytes()
+            tensors.setdefault(key, set()).add(state.information_state_string(player))
+            if len(state.history()) % 5 == 0:
+                sample = state.resample_from_infostate(player, sampler)
+                assert sample.information_state_tensor(player) == tensor
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert all(len(strings) == 1 for strings in tensors.values())

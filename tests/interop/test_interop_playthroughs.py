@@ -35,23 +35,29 @@ PARAMETERS = {
     "project-assassination": "max_turns=4",
     "shadows-over-japan": "max_turns=1,players=2",
 }
+# The perfect-recall information-state tensor (the observation tensor and the History).
+HISTORY = {"project-assassination-history": ("project-assassination", "max_turns=3")}
+
 
 if not flags.FLAGS.is_parsed():  # generate_playthrough reads an absl flag
     flags.FLAGS.mark_as_parsed()
 
 
-def game_string(game_id: str) -> str:
-    return f"{adapter.short_name(game_id)}({PARAMETERS[game_id]})"
+def game_string(name: str) -> str:
+    if name in HISTORY:
+        game_id, parameters = HISTORY[name]
+        return f"{adapter.short_name(game_id)}({parameters},infostate_history=True)"
+    return f"{adapter.short_name(name)}({PARAMETERS[name]})"
 
 
-@pytest.mark.parametrize("game_id", game_ids())
-def test_playthrough_is_unchanged(game_id):
-    path = HERE / f"{game_id}.txt"
+@pytest.mark.parametrize("name", [*game_ids(), *HISTORY])
+def test_playthrough_is_unchanged(name):
+    path = HERE / f"{name}.txt"
     if UPDATE or not path.exists():
         if not UPDATE:
             pytest.fail(f"{path} is missing; run with INTRIGUE_UPDATE_GOLDEN=1 to write it")
         path.write_text(
-            generate_playthrough.playthrough(game_string(game_id), None, seed=SEED),
+            generate_playthrough.playthrough(game_string(name), None, seed=SEED),
             encoding="utf-8",
         )
     original, again = generate_playthrough.replay(str(path))

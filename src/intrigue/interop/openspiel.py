@@ -30,6 +30,8 @@ How intrigue maps onto OpenSpiel:
   ``max_game_length``), ``max_decisions`` (the decision cap, `common.DECISIONS_PER_TURN`: -1
   the game's default, 0 none; a game it stops ends with 0 for everyone) and every game
   option; list options are ';'-separated strings and int options unset by default use -1.
+  ``infostate_history`` (default false) appends each seat's `History` to its
+  information-state tensor, which then has perfect recall (docs/interop.md).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import intrigue
 from intrigue.engine import Game, Record, Rng, State, game_ids, load
 
 from . import common
-from .tensors import Canvas, Encoder, encoder
+from .tensors import Canvas, Encoder, History, encoder
 
 PREFIX = "intrigue_"
 
@@ -61,6 +63,7 @@ def short_name(game_id: str) -> str:
 SEED_NODES = 8  # chance nodes at the start, one byte of the seed each
 SEED_OUTCOMES = 256
 MAX_DECISIONS = "max_decisions"  # the adapter's own parameter: the decision cap
+HISTORY = "infostate_history"  # the adapter's own parameter: perfect-recall tensors
 DEFAULT_DECISIONS = -1  # -1: the game's default cap (`common.default_max_decisions`); 0: none
 
 
@@ -81,7 +84,16 @@ class Spec:
         if decisions < 0:
             decisions = common.default_max_decisions(game, self.players, self.max_turns)
         self.max_decisions = decisions  # 0: no decision cap
+        self.max_game_length = common.max_game_length(game, self.players, self.max_turns, decisions)
         self.encoder: Encoder = encoder(game.id)
+        self.history: History | None = None
+        if bool(params.get(HISTORY, False)):
+            self.history = History(
+                game.action_table.ids,
+                self.players,
+                self.max_game_length,
+                self.encoder.public_action,
+            )
         self.action_ids = game.action_table.ids
         game.new(self.players, 0, **self.options)  # reject bad options now, not mid-search
 
@@ -137,6 +149,7 @@ def game_type(game: Game, players: int | None = None) -> pyspiel.GameType:
     params: dict[str, Any] = {
         "players": game.player_counts[0],
         MAX_DECISIONS: DEFAULT_DECISIONS,
+        HISTORY: False,
         **{opt.name: common.parameter_default(opt, game.id) for opt in game.options},
     }
     return pyspiel.GameType(
@@ -172,9 +185,7 @@ class IntrigueGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if common.zero_sum(game, spec.players) else None,
-            max_game_length=common.max_game_length(
-                game, spec.players, spec.max_turns, spec.max_decisions
-            ),
+            max_game_length=spec.max_game_length,
         )
         super().__init__(game_type(game, spec.players), info, params)
         self.spec = spec
@@ -350,9 +361,17 @@ class Observer:
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = recall
         self.encoder = spec.encoder
-        self._canvas = spec.encoder.layout.canvas()  # the tensor OpenSpiel reads
-        self.tensor = self._canvas.data
-        self.dict = self._canvas.views
+        size = spec.encoder.size
+        # With perfect recall and the game's infostate_history, the seat's History follows.
+        self.history = spec.history if recall else None
+        extra = 0 if self.history is None else self.history.size
+        self.tensor = np.zeros(size + extra, np.float32)  # what OpenSpiel reads
+        self._canvas = Canvas(spec.encoder.layout, self.tensor[:size])
+        self.dict = dict(self._canvas.views)
+        if self.history is not None:
+            self._record = self.tensor[size:].reshape(self.history.shape)
+            self._public_record = np.zeros(self.history.shape, np.float32)
+            self.dict["history"] = self._record
         # One canvas per seat (and the spectator), updated incrementally: only the parts of a
         # seat's view that changed since its last encoding are encoded again.
         self._seats: dict[int | None, tuple[Canvas, tuple[State | None, int]]] = {}
@@ -372,11 +391,20 @@ class Observer:
     def set_from(self, state: IntrigueState, player: int) -> None:
         core = state.intrigue_state
         if core is None:  # still dealing: nothing to see
-            self._canvas.clear()
+            self.tensor.fill(0.0)
             return
-        self.tensor[:] = self._encoded(core, self._seat(player))
+        size = self.encoder.size
+        observation = self.tensor[:size]
+        seat = self._seat(player)
+        observation[:] = self._encoded(core, seat)
         if not self.public:
-            self.tensor -= self._encoded(core, None)
+            observation -= self._encoded(core, None)
+        if self.history is not None:
+            played = core.history
+            self.history.encode_into(self._record, played, seat)
+            if not self.public:  # only what the seat saw beyond the public record
+                self.history.encode_into(self._public_record, played, None)
+                self._record -= self._public_record
 
     def string_from(self, state: IntrigueState, player: int) -> str:
         core = state.intrigue_state

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Canvas, Encoder, Field, Layout, Section
+from .base import Canvas, Encoder, Field, History, Layout, Section
 
 MODULES = {
     "masquerade-murder": "masquerade_murder",
@@ -26,4 +26,4 @@ def encoder(game_id: str) -> Encoder:
     return module.ENCODER
 
 
-__all__ = ["MODULES", "Canvas", "Encoder", "Field", "Layout", "Section", "encoder"]
+__all__ = ["MODULES", "Canvas", "Encoder", "Field", "History", "Layout", "Section", "encoder"]

@@ -98,15 +98,28 @@ class Section:
 
 
 class Encoder:
-    """A game's tensor: its layout and the sections that fill a canvas from a view."""
+    """A game's tensor: its layout and the sections that fill a canvas from a view.
 
-    def __init__(self, game_id: str, layout: Layout, sections: Sequence[Section]) -> None:
+    ``public_action`` gives what other seats see of an action: the action itself, a public
+    form of it (an action of the table without its secret part), or None when they never
+    see which it was (a secret target, a card taken from a hidden pile). `History` records
+    it so in other seats' records.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        layout: Layout,
+        sections: Sequence[Section],
+        public_action: Callable[[Any], Any] | None = None,
+    ) -> None:
         written = [name for section in sections for name in section.fields]
         if sorted(written) != sorted(f.name for f in layout.fields):
             raise ValueError(f"{game_id}: the sections must write every field exactly once")
         self.game_id = game_id
         self.layout = layout
         self.sections = tuple(sections)
+        self.public_action = public_action or _public
         self._spans = [
             [(layout.offsets[n], layout.offsets[n] + _size(layout, n)) for n in section.fields]
             for section in self.sections
@@ -152,6 +165,48 @@ class Encoder:
                 data[start:stop] = 0.0
             section.fill(canvas, view)
         canvas.memo["view"] = view
+
+
+class History:
+    """The decisions a seat has seen, one row per decision of the game so far (up to ``rows``):
+    the acting seat (one-hot over ``players``), then 1 and ``(index + 1) / num_actions`` of
+    the action as the observer saw it (its own action; another seat's `Encoder.public_action`),
+    or 0 and 0 if it never saw which action it was. With the observation tensor this gives
+    perfect recall: what a seat observed is still in its view or recorded here (tests check
+    it on random games)."""
+
+    def __init__(
+        self,
+        action_ids: Mapping[Any, int],
+        players: int,
+        rows: int,
+        public_action: Callable[[Any], Any],
+    ) -> None:
+        self.ids = action_ids
+        self.players = players
+        self.rows = rows
+        self.public_action = public_action
+        self.shape = (rows, players + 2)
+        self.size = rows * (players + 2)
+
+    def encode_into(
+        self, out: np.ndarray, history: Sequence[tuple[int, Any]], observer: int | None
+    ) -> None:
+        """Fill ``out`` (of `shape`) with ``history`` (seat, action) as ``observer`` saw it."""
+        out.fill(0.0)
+        seen, value = self.players, self.players + 1
+        scale = 1.0 / len(self.ids)
+        for t, (seat, action) in enumerate(history[: self.rows]):
+            row = out[t]
+            row[seat] = 1.0
+            seen_as = action if seat == observer else self.public_action(action)
+            if seen_as is not None:
+                row[seen] = 1.0
+                row[value] = (self.ids[seen_as] + 1) * scale
+
+
+def _public(action: Any) -> Any:
+    return action
 
 
 def _size(layout: Layout, name: str) -> int:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from intrigue.engine import Action
+
 from .base import (
     Canvas,
     Encoder,
@@ -205,6 +207,13 @@ TURN_STATE = (
     "placing_how", "placing_rank", "delivering", "must_move", "pending_from", "pending_to",
     "pending_cards", "holding",
 )  # fmt: skip
+
+
+# Other seats see that a card was played from a hand, not which one (only its suit).
+def _public_action(action: Action) -> Action | None:
+    return None if action.verb == "play" else action
+
+
 ENCODER = Encoder(
     "masquerade-ball",
     LAYOUT,
@@ -227,4 +236,5 @@ ENCODER = Encoder(
             _fill_turn_state,
         ),
     ],
+    public_action=_public_action,
 )

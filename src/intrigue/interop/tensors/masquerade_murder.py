@@ -11,6 +11,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from intrigue.engine import Action
 from intrigue.engine.game import SharedList
 
 from .base import (
@@ -238,6 +239,13 @@ def _fields(prefix: str) -> tuple[str, ...]:
 
 
 TABLE_FIELDS = ("status", "captures", "poisons", "decided", "table_card", "table_cell")
+
+
+# Other seats never see a secret target or which order card was taken from the pile.
+def _public_action(action: Action) -> Action | None:
+    return None if action.verb in {"target", "draw"} else action
+
+
 ENCODER = Encoder(
     "masquerade-murder",
     LAYOUT,
@@ -254,4 +262,5 @@ ENCODER = Encoder(
         Section(("you",), _fields("you_"), _fill_you),
         Section(("roles",), ("roles",), _fill_roles),
     ],
+    public_action=_public_action,
 )

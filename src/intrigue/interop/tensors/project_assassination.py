@@ -222,6 +222,7 @@ TURN = (
     "teleports", "placement",
 )  # fmt: skip
 CARDS = ("decks", "enemy_bottom", "item_discard", "collectible_discard", "sniper_discard", "coins")
+# Every action is public.
 ENCODER = Encoder(
     "project-assassination",
     LAYOUT,

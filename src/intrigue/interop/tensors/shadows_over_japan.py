@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from intrigue.engine import Action
 from intrigue.games.shadows_over_japan.data import HOME, HONOUR_KEYS, INTELLIGENCE, KEYS, NOBLES
 
 from .base import (
@@ -230,6 +231,18 @@ CARD_FIELDS = (
     "gold_supply", "unbacked",
 )  # fmt: skip
 CARD_KEYS = ("honours", "deck_size", "discard", "samurai_supply", "gold_supply", "unbacked")
+
+
+# Other seats never see the style of a ninja placed at set-up or of a samurai recruited, nor
+# whether a substitution swapped the two ninjas (they see the two provinces).
+def _public_action(action: Action) -> Action | None:
+    if action.verb in {"style", "recruit"}:
+        return None
+    if action.verb == "substitute":
+        return Action("substitute", *action.args[:2])
+    return action
+
+
 ENCODER = Encoder(
     "shadows-over-japan",
     LAYOUT,
@@ -247,4 +260,5 @@ ENCODER = Encoder(
         Section(CARD_KEYS, CARD_FIELDS, _fill_cards),
         Section(("you",), ("you_hand", "you_pool", "you_claimable"), _fill_you),
     ],
+    public_action=_public_action,
 )
