@@ -127,17 +127,46 @@ def _fill_seating(canvas: Canvas, view: Mapping[str, Any]) -> None:
 
 
 def _fill_table(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    # Rows repeat from one position to the next: each distinct row is turned into its writes
+    # once (`_row_writes`), then replayed; this section changes at almost every decision.
+    views = canvas.views
     for row in view.get("table") or ():
-        s = seat_index(row.get("seat"), SEATS)
-        if s is None:
-            continue
-        one_hot(canvas["status"][s], STATUS, row.get("status"))
-        canvas["captures"][s] = scaled(row.get("captures"), 3)
-        canvas["poisons"][s] = scaled(row.get("poisons"), 3)
-        canvas["decided"][s] = float(bool(row.get("decided")))
-        one_hot(canvas["table_card"][s], CARDS, row.get("card"))
-        if (c := cell_index(row.get("cell"))) is not None:
-            canvas["table_cell"][s, c] = 1.0
+        try:
+            key = tuple(row.items())
+            writes = _ROWS.get(key)
+        except TypeError:  # an unhashable value: the slow way, not kept
+            key, writes = None, None
+        if writes is None:
+            writes = _row_writes(row)
+            if key is not None:
+                _ROWS[key] = writes
+        for name, index, value in writes:
+            views[name][index] = value
+
+
+_ROWS: dict[tuple[Any, ...], tuple[tuple[str, tuple[int, ...], float], ...]] = {}
+
+
+def _row_writes(row: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, ...], float], ...]:
+    """The (field, index, value) writes of one table row."""
+    s = seat_index(row.get("seat"), SEATS)
+    if s is None:
+        return ()
+    writes = [
+        ("captures", (s,), scaled(row.get("captures"), 3)),
+        ("poisons", (s,), scaled(row.get("poisons"), 3)),
+        ("decided", (s,), float(bool(row.get("decided")))),
+    ]
+    for name, vocabulary, value in (("status", STATUS, "status"), ("table_card", CARDS, "card")):
+        try:
+            index = vocabulary.get(row.get(value))
+        except TypeError:
+            index = None
+        if index is not None:
+            writes.append((name, (s, index), 1.0))
+    if (c := cell_index(row.get("cell"))) is not None:
+        writes.append(("table_cell", (s, c), 1.0))
+    return tuple(writes)
 
 
 def _fill_draft(canvas: Canvas, view: Mapping[str, Any]) -> None:
