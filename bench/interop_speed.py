@@ -14,10 +14,13 @@ Two loops, each what a learner runs (see docs/performance.md):
   information-state tensor and legal actions at every step), a uniformly random legal action,
   ``step``; chance nodes are sampled by the environment. Beside it OpenSpiel's ``leduc_poker``.
 
-A step is one decision by a player. Every measurement runs in its own process (``--against``
-runs an older commit's ``src/``, exported with ``git archive``, through ``PYTHONPATH``), the
-configurations take turns within each of ``--repeat`` rounds, and the best round is reported
-(other processes only ever slow a run down): so old and new code meet the same machine load.
+A step is one decision by a player. Rates are per second of the process's own CPU time
+(``time.process_time``), so other jobs on a shared machine slow the run but do not change the
+figures much; wall-clock rates are in the JSON too. Every measurement runs in its own process
+(``--against`` runs an older commit's ``src/``, exported with ``git archive``, through
+``PYTHONPATH``), the configurations take turns within each of ``--repeat`` rounds, and the best
+round is reported (other processes only ever slow a run down): so old and new code meet the
+same machine load.
 """
 
 from __future__ import annotations
@@ -41,6 +44,28 @@ LEDUC = "leduc"
 # -- the measured loops (run in a worker process) -------------------------------------------
 
 
+class Clock:
+    """CPU time (and wall time) since it was made; ``over`` once ``seconds`` of CPU passed."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.cpu = time.process_time()
+        self.wall = time.perf_counter()
+
+    def over(self) -> bool:
+        return time.process_time() - self.cpu >= self.seconds
+
+    def rates(self, steps: int, episodes: int) -> dict[str, float]:
+        cpu = time.process_time() - self.cpu
+        wall = time.perf_counter() - self.wall
+        return {
+            "steps_per_s": steps / cpu,
+            "steps_per_wall_s": steps / wall,
+            "steps": steps,
+            "episodes": episodes,
+        }
+
+
 def pettingzoo_steps(game_id: str, seconds: float) -> dict[str, float]:
     import numpy as np
 
@@ -55,8 +80,7 @@ def pettingzoo_steps(game_id: str, seconds: float) -> dict[str, float]:
     rng = np.random.default_rng(0)
     steps = episodes = 0
     env.reset(seed=0)
-    start = time.perf_counter()
-    deadline = start + seconds
+    clock = Clock(seconds)
     while True:
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
@@ -68,11 +92,10 @@ def pettingzoo_steps(game_id: str, seconds: float) -> dict[str, float]:
             env.step(action)
             del agent
         episodes += 1
-        if time.perf_counter() >= deadline:
+        if clock.over():
             break
         env.reset()
-    elapsed = time.perf_counter() - start
-    return {"steps_per_s": steps / elapsed, "steps": steps, "episodes": episodes}
+    return clock.rates(steps, episodes)
 
 
 def openspiel_steps(game_id: str, seconds: float) -> dict[str, float]:
@@ -89,8 +112,7 @@ def openspiel_steps(game_id: str, seconds: float) -> dict[str, float]:
     env = rl_environment.Environment(game, seed=0)
     rng = np.random.default_rng(0)
     steps = episodes = 0
-    start = time.perf_counter()
-    deadline = start + seconds
+    clock = Clock(seconds)
     while True:
         time_step = env.reset()
         while not time_step.last():
@@ -99,10 +121,9 @@ def openspiel_steps(game_id: str, seconds: float) -> dict[str, float]:
             time_step = env.step([int(legal[rng.integers(len(legal))])])
             steps += 1
         episodes += 1
-        if time.perf_counter() >= deadline:
+        if clock.over():
             break
-    elapsed = time.perf_counter() - start
-    return {"steps_per_s": steps / elapsed, "steps": steps, "episodes": episodes}
+    return clock.rates(steps, episodes)
 
 
 LOOPS = {"pettingzoo": pettingzoo_steps, "openspiel": openspiel_steps}
@@ -159,7 +180,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 result = measure(f"{lib}:{game}", args.seconds, codes[code])
                 runs.setdefault(key, []).append(result)
                 if not args.json:
-                    print(f"  {key}: {result['steps_per_s']:,.0f} steps/s", file=sys.stderr)
+                    rate = result["steps_per_s"]
+                    print(f"  {key}: {rate:,.0f} steps per CPU second", file=sys.stderr)
     best = {key: max(r["steps_per_s"] for r in results) for key, results in runs.items()}
     return {"machine": machine(), "args": vars(args), "best": best, "runs": runs}
 
@@ -177,7 +199,7 @@ def table(report: dict[str, Any]) -> str:
     best = report["best"]
     against = report["args"]["against"]
     rows = []
-    head = "| library | game | steps/s | vs leduc |"
+    head = "| library | game | steps/CPU s | vs leduc |"
     rule = "|---|---|---:|---:|"
     if against:
         head += f" at {against} | speed-up |"
