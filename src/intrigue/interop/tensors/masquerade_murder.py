@@ -42,6 +42,7 @@ COLUMNS, ROWS = "abcde", 4
 CELLS = len(COLUMNS) * ROWS
 NIGHT_CAP = 30  # nights scale by max_turns when set, else by this
 RECENT = 2  # nights encoded in full, most recent first
+SEAT_VOCAB = vocab(range(SEATS))
 
 
 def cell_index(name: Any) -> int | None:
@@ -199,19 +200,22 @@ NIGHT_FIELDS = tuple(
 
 
 def _fill_nights(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    """The finished nights. `State.shared_view` hands out the same list until another night
-    ends, so its encoding is kept on the canvas and copied back while the list is the same."""
+    """The finished nights. `State.shared_view` hands out the same list (to every seat) until
+    another night ends, so the latest list's encoding is kept and copied back while it is the
+    same object (held here, so no other list can take its identity)."""
     nights = view.get("nights") or []
-    memo = canvas.memo.get("nights")
-    if memo is not None and memo[0] is nights:
-        for name, saved in zip(NIGHT_FIELDS, memo[1], strict=True):
+    if _NIGHTS[0] is nights:
+        for name, saved in zip(NIGHT_FIELDS, _NIGHTS[1], strict=True):
             canvas[name][...] = saved
         return
     _fill_distractions(canvas, nights)
     for k, night in enumerate(reversed(nights[-RECENT:])):
         _fill_night(canvas, f"n{k}", night)
     if isinstance(nights, SharedList):  # a list the game promises never to change
-        canvas.memo["nights"] = (nights, [canvas[name].copy() for name in NIGHT_FIELDS])
+        _NIGHTS[:] = [nights, [canvas[name].copy() for name in NIGHT_FIELDS]]
+
+
+_NIGHTS: list[Any] = [None, None]  # the last shared list of nights and its encoded fields
 
 
 def _fill_distractions(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:
@@ -244,23 +248,40 @@ def _fill_you(canvas: Canvas, view: Mapping[str, Any]) -> None:
     you = view.get("you")
     if not you:
         return
-    seats = vocab(range(SEATS))
     one_hot(canvas["you_role"], ROLES, you.get("role"))
-    one_hot(canvas["you_target"], seats, you.get("target"))
+    one_hot(canvas["you_target"], SEAT_VOCAB, you.get("target"))
     one_hot(canvas["you_card"], CARDS, you.get("card"))
     multi_hot(canvas["you_pile_seen"], CARDS, you.get("pile_seen"))
     results = you.get("results") or []
+    if results:
+        _fill_results(canvas, results)
+
+
+def _fill_results(canvas: Canvas, results: list[Mapping[str, Any]]) -> None:
+    """A seat's night results. The game keeps each seat's list until another night ends, so
+    its encoding is kept per seat's list (held, as for the nights) and copied back."""
+    saved = _RESULTS.get(id(results))
+    if saved is not None and saved[0] is results:
+        for name, block in zip(RESULT_FIELDS, saved[1], strict=True):
+            canvas[name][...] = block
+        return
     colours = canvas["you_colours"]
     for result in results:
         t, colour = seat_index(result.get("target"), SEATS), COLOURS.get(result.get("colour"))
         if t is not None and colour is not None:
             colours[t, colour] += 0.1
     colours.clip(0.0, 1.0, out=colours)
-    if results:
-        last = results[-1]
-        one_hot(canvas["you_last_target"], seats, last.get("target"))
-        one_hot(canvas["you_last_colour"], COLOURS, last.get("colour"))
-        multi_hot(canvas["you_last_effects"], EFFECTS, last.get("effects"))
+    last = results[-1]
+    one_hot(canvas["you_last_target"], SEAT_VOCAB, last.get("target"))
+    one_hot(canvas["you_last_colour"], COLOURS, last.get("colour"))
+    multi_hot(canvas["you_last_effects"], EFFECTS, last.get("effects"))
+    if len(_RESULTS) >= 4 * SEATS:  # a few games' worth; older lists are not asked again
+        _RESULTS.clear()
+    _RESULTS[id(results)] = (results, [canvas[name].copy() for name in RESULT_FIELDS])
+
+
+RESULT_FIELDS = ("you_colours", "you_last_target", "you_last_colour", "you_last_effects")
+_RESULTS: dict[int, tuple[list[Any], list[Any]]] = {}
 
 
 def _fields(prefix: str) -> tuple[str, ...]:
