@@ -203,19 +203,21 @@ def _fill_nights(canvas: Canvas, view: Mapping[str, Any]) -> None:
     """The finished nights. `State.shared_view` hands out the same list (to every seat) until
     another night ends, so the latest list's encoding is kept and copied back while it is the
     same object (held here, so no other list can take its identity)."""
+    global _NIGHTS
     nights = view.get("nights") or []
-    if _NIGHTS[0] is nights:
-        for name, saved in zip(NIGHT_FIELDS, _NIGHTS[1], strict=True):
+    kept = _NIGHTS  # one read: the pair stays consistent even if another thread replaces it
+    if kept[0] is nights:
+        for name, saved in zip(NIGHT_FIELDS, kept[1], strict=True):
             canvas[name][...] = saved
         return
     _fill_distractions(canvas, nights)
     for k, night in enumerate(reversed(nights[-RECENT:])):
         _fill_night(canvas, f"n{k}", night)
     if isinstance(nights, SharedList):  # a list the game promises never to change
-        _NIGHTS[:] = [nights, [canvas[name].copy() for name in NIGHT_FIELDS]]
+        _NIGHTS = (nights, [canvas[name].copy() for name in NIGHT_FIELDS])
 
 
-_NIGHTS: list[Any] = [None, None]  # the last shared list of nights and its encoded fields
+_NIGHTS: tuple[Any, Any] = (None, None)  # the last shared list of nights and its encoding
 
 
 def _fill_distractions(canvas: Canvas, nights: list[Mapping[str, Any]]) -> None:
