@@ -26,6 +26,9 @@ from intrigue.server.transport.run import uvicorn_config
 
 # Generous bounds so a slow machine never fails a test; no assertion depends on timing.
 TIMEOUT = 20.0
+# A server process imports FastAPI, SQLAlchemy and the games before it answers: on a loaded
+# machine (several test runs at once) that alone can take more than TIMEOUT.
+START_TIMEOUT = 90.0
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
@@ -109,7 +112,7 @@ class ProcessServer:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "intrigue.cli.main", *args], stdout=out, stderr=out, env=env
             )
-        wait_until(self._ready, "the server process to answer")
+        wait_until(self._ready, "the server process to answer", START_TIMEOUT)
         return self
 
     def _ready(self) -> bool:
