@@ -5,7 +5,9 @@ figures are recorded in docs/performance.md. Each decision is taken at a positio
 seeded play (the game's heuristic with one move in four random), with at least two legal
 moves, by a fresh bot (default: ``hard``, the default search). Iterations per second = total
 iterations / total time. Times are wall-clock; ``cpu`` columns are the process's CPU time,
-which other jobs on a shared machine disturb less.
+which other jobs on a shared machine disturb less. ``samples`` is the median number of
+determinizations a decision drew (fewer than its iterations with ``reuse``), ``sampling`` the
+share of CPU time spent drawing them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import time
 import intrigue
 from intrigue.bots import make_bot
 from intrigue.bots.heuristic import policy_for
-from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State, game_ids
 
 # The caps the arena measurements use (docs/bots.md).
@@ -52,16 +53,28 @@ def position(game_id: str, seed: int) -> State:
 
 
 def measure(game_id: str, decisions: int, bot_name: str) -> dict[str, float]:
-    wall, cpu, counts = [], [], []
+    wall, cpu, counts, samples = [], [], [], []
+    sampling = [0.0]
     for seed in range(decisions):
         state = position(game_id, seed)
         seat = state.to_move[0]
         bot = make_bot(bot_name)
+        drawn = [0]
+
+        def sampler(rng: Rng, state: State = state, seat: int = seat, drawn: list = drawn) -> State:
+            start = time.process_time()
+            sample = state.determinize(seat, rng)
+            sampling[0] += time.process_time() - start
+            drawn[0] += 1
+            return sample
+
+        view, legal = state.view(seat), state.legal_actions(seat)
         start, start_cpu = time.perf_counter(), time.process_time()
-        bot_move(bot, state, seat, Rng(seed))
+        bot.choose(view, legal, Rng(seed), sampler=sampler)  # type: ignore[call-arg]
         wall.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         counts.append(bot.last_iterations)  # type: ignore[attr-defined]
+        samples.append(drawn[0])
     return {
         "iterations_per_second": sum(counts) / sum(wall),
         "iterations_per_cpu_second": sum(counts) / sum(cpu),
@@ -70,6 +83,8 @@ def measure(game_id: str, decisions: int, bot_name: str) -> dict[str, float]:
         "decision_cpu_seconds_median": statistics.median(cpu),
         "decision_cpu_seconds_max": max(cpu),
         "iterations": statistics.median(counts),
+        "samples": statistics.median(samples),
+        "sampling_share": sampling[0] / sum(cpu),
     }
 
 
@@ -87,13 +102,14 @@ def main() -> None:
     print(f"{args.bot}, {args.decisions} decisions per game")
     print(
         f"{'game':24} {'it/s':>7} {'it/cpu s':>9} {'median':>8} {'max':>7}"
-        f" {'median cpu':>11} {'max cpu':>8}"
+        f" {'median cpu':>11} {'max cpu':>8} {'samples':>8} {'sampling':>9}"
     )
     for game_id, r in results.items():
         print(
             f"{game_id:24} {r['iterations_per_second']:7.0f} {r['iterations_per_cpu_second']:9.0f}"
             f" {r['decision_seconds_median']:7.3f}s {r['decision_seconds_max']:6.3f}s"
             f" {r['decision_cpu_seconds_median']:10.3f}s {r['decision_cpu_seconds_max']:7.3f}s"
+            f" {r['samples']:8.0f} {r['sampling_share']:9.1%}"
         )
 
 

@@ -186,3 +186,26 @@ def test_places_enemies_in_the_rivals_way():
         return abs(a % 7 - b % 7) + abs(a // 7 - b // 7)
 
     assert dist(cell, rival) < dist(cell, me)
+
+
+def test_prospects_of_every_square_match_one_search_per_square():
+    """The backward search from the goals gives each square the prospects a forward search
+    from that square gives (the point ends a way, never passes one on)."""
+    from intrigue.bots.heuristics.project_assassination import Table
+
+    compared = 0
+    for seed in range(4):
+        state = GAME.new(players=2, seed=seed, max_turns=30)
+        rng = random.Random(seed)
+        while not state.is_over:
+            (seat,) = state.to_move
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if view["phase"] == "turn":
+                table = Table(view)
+                goals = table.goals()
+                everywhere = table.prospects_everywhere(goals)
+                for cell in range(49):
+                    assert everywhere[cell] == pytest.approx(table.prospects(cell, goals), abs=1e-9)
+                    compared += 1
+            state.apply(seat, rng.choice(legal))
+    assert compared > 1000

@@ -81,6 +81,39 @@ def test_ismcts_is_deterministic_for_a_seed_and_counts_its_iterations():
     assert bot_move(bot, state, seat, Rng(1)) == first
 
 
+@pytest.mark.parametrize("reuse", [1, 3])
+def test_ismcts_reuses_each_sample_for_that_many_iterations(reuse):
+    """With ``reuse`` the sampler is asked once per ``reuse`` iterations, each iteration plays
+    its own copy (the sample itself is never played on) and the choice stays reproducible."""
+    state = mid_game(8, 30)
+    seat = state.to_move[0]
+    drawn: list[State] = []
+
+    def sampler(rng):
+        sample = state.determinize(seat, rng)
+        drawn.append(sample)
+        return sample
+
+    steps = []
+    for _ in range(2):
+        drawn.clear()
+        bot = ISMCTSBot(iterations=10, reuse=reuse)
+        action = bot.choose(state.view(seat), state.legal_actions(seat), Rng(4), sampler=sampler)
+        steps.append(action)
+        assert bot.last_iterations == 10
+        assert len(drawn) == -(-10 // reuse)
+    assert steps[0] == steps[1]
+    if reuse > 1:
+        assert all(len(sample.history) == len(state.history) for sample in drawn)
+
+
+def test_ismcts_refuses_a_reuse_below_one():
+    from intrigue.bots import UnknownBot
+
+    with pytest.raises(UnknownBot, match="reuse"):
+        make_bot("ismcts:reuse=0")
+
+
 def test_ismcts_with_a_time_budget_still_returns_a_legal_move():
     state = mid_game(6, 3)
     seat = state.to_move[0]

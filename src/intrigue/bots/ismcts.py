@@ -31,6 +31,11 @@ Two more parameters shape the search:
 * ``margin``: play the policy's own move for the real view unless the most visited move beats
   it by more than ``margin`` standard errors of their mean results (0: always the most
   visited) — for games where most moves look alike to the search and noise would decide.
+* ``reuse``: each determinization serves this many iterations, each on its own copy with a
+  fresh seed for the future chance. Every iteration still plays a sample drawn by
+  ``State.determinize`` (so exactly as likely a world as before, and nothing the seat cannot
+  see); only consecutive iterations share the sampled hidden past. A sample costs a replay of
+  the game (hundreds of microseconds late in a game), a copy a few microseconds.
 
 ``rollout=random`` gives the plain algorithm: uniformly random rollouts to the end, no bias,
 every seat in the tree.
@@ -44,12 +49,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from intrigue.engine import Action, State
+from intrigue.engine import Action, Rng, State
 
 from .base import RandomSource
 from .heuristic import SearchHooks, policy_for, search_hooks
 
 Sampler = Callable[[Any], State]
+_UNSET = object()
 
 
 class _Node:
@@ -77,9 +83,10 @@ class _Node:
 class ISMCTSBot:
     """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision.
 
-    ``epsilon``, ``depth``, ``bias``, ``opponents`` and ``margin`` left unset take the game's
-    defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no cut-off), 0.0, ``tree`` and
-    0.0. All settings can follow the bot's name: ``ismcts:iterations=200:opponents=tree``.
+    ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin`` and ``reuse`` left unset take
+    the game's defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no cut-off), 0.0,
+    ``tree``, 0.0 and 1. All settings can follow the bot's name:
+    ``ismcts:iterations=200:opponents=tree``.
     """
 
     name = "ismcts"
@@ -95,6 +102,7 @@ class ISMCTSBot:
         bias: float | None = None,
         opponents: str | None = None,
         margin: float | None = None,
+        reuse: int | None = None,
         rollout_limit: int = 1000,
     ) -> None:
         if rollout not in ("heuristic", "random"):
@@ -110,6 +118,9 @@ class ISMCTSBot:
         self.bias = bias
         self.opponents = opponents
         self.margin = margin
+        if reuse is not None and (not isinstance(reuse, int) or reuse < 1):
+            raise ValueError(f"reuse must be a whole number of at least 1, not {reuse!r}")
+        self.reuse = reuse
         self.rollout_limit = rollout_limit
         self.last_iterations = 0
 
@@ -140,12 +151,27 @@ class ISMCTSBot:
             policy = policy_for(view["game"])
             default = None if policy is None else policy(view, legal_actions, search_rng)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
+        done, reuse = 0, search.reuse
+        sample = None
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            search.iterate(sampler(search_rng))
+            if reuse == 1:
+                search.iterate(sampler(search_rng))
+            else:
+                if done % reuse == 0:
+                    sample = sampler(search_rng)
+                assert sample is not None
+                search.iterate(_fresh_copy(sample, search_rng))
             done += 1
         self.last_iterations = done
         return search.decide(legal_actions, default)
+
+
+def _fresh_copy(sample: State, rng: random.Random) -> State:
+    """A copy of ``sample`` whose future chance comes from a new seed (all chance a game draws
+    comes from its state's generator)."""
+    world = sample.clone()
+    world.rng = Rng(rng.randrange(1 << 62))
+    return world
 
 
 class _Search:
@@ -170,6 +196,8 @@ class _Search:
         opponents = pick("opponents", bot.opponents, "tree")
         self.margin = pick("margin", bot.margin, 0.0) if guided else 0.0
         self.modelled = guided and opponents == "policy"
+        self.reuse = int(pick("reuse", bot.reuse, 1))
+        self.root_hint: Any = _UNSET
         self.limit = bot.rollout_limit
 
     def iterate(self, state: State) -> None:
@@ -212,7 +240,13 @@ class _Search:
                     mover = state.to_move[0]
                 continue
             legal = state.legal_actions(mover)
-            hint = self._hint(state, mover, legal)
+            if node is self.root:
+                # Our own move at the root reads only our view, the same in every sample.
+                if self.root_hint is _UNSET:
+                    self.root_hint = self._hint(state, mover, legal)
+                hint = self.root_hint
+            else:
+                hint = self._hint(state, mover, legal)
             children = node.children
             untried = []
             best_action, best, best_score = None, None, -1.0

@@ -21,11 +21,12 @@ action once (no look-ahead) and plays the best, ties broken at random:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from intrigue.engine import Action
 from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
-from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, verdict
+from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, VERDICTS
 from intrigue.games.masquerade_ball.rules import ATTACKING, IN_BALL
 
 from ..base import RandomSource
@@ -73,6 +74,7 @@ class _Reader:
         }
         self.attacked = {p["to"] for p in view["pending"]}
         self.unseen = self._unseen_by_suit()
+        self._distances: dict[str, float] = {}
 
     def card(self, place: str) -> dict[str, Any] | None:
         if place in self.board:
@@ -114,6 +116,12 @@ class _Reader:
     # -- distances ------------------------------------------------------------------------
     def distance(self, place: str) -> float:
         """How far a square is from the nearest enemy throne (rough, in moves)."""
+        known = self._distances.get(place)
+        if known is None:
+            known = self._distances[place] = self._distance(place)
+        return known
+
+    def _distance(self, place: str) -> float:
         if not self.enemy_thrones:
             return 0.0
         if not self.four:
@@ -146,9 +154,15 @@ def _attack_odds(r: _Reader, att: dict[str, Any], dfn: dict[str, Any]) -> tuple[
         return 0.4, 0.05
     d = _rank(dfn)
     ranks = [d] if d is not None else r.unseen.get(dfn["suit"], list(RANKS))
+    return _odds(a, tuple(ranks), not att["up"], not dfn["up"])
+
+
+@functools.lru_cache(maxsize=8192)
+def _odds(a: int, ranks: tuple[int, ...], a_masked: bool, d_masked: bool) -> tuple[float, float]:
+    """(win, tie) chances of rank ``a`` against a rank drawn uniformly from ``ranks``."""
     win = tie = 0
     for rank in ranks:
-        result = verdict(a, rank, not att["up"], not dfn["up"]).winner
+        result = VERDICTS[a][rank][a_masked][d_masked].winner
         win += result == ATTACKER
         tie += result == TIE
     return win / len(ranks), tie / len(ranks)

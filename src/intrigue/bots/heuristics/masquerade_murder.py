@@ -171,7 +171,14 @@ def _harmed(result: Any) -> list[int]:
 # Fitted by bench/fit_values.py (heuristic self-play, epsilon 0.1, max_turns=15).
 WEIGHTS = (0.2851, -0.2851, 3.159, -1.184, -0.2466, 0.9664, 0.1676, 1.41, -1.753, 3.768)
 # Whole rollouts (depth 0): a ball is short and the state-read policy cheap (docs/bots.md).
-SEARCH = {"depth": 0, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 0.0}
+SEARCH = {
+    "depth": 0,
+    "bias": 1.0,
+    "epsilon": 0.1,
+    "opponents": "policy",
+    "margin": 0.0,
+    "reuse": 4,
+}
 GOOD_SIGN = {"constable": 1.0, "duke": 1.0, "thug": 0.0, "seductress": -1.0, "assassin": -1.0}
 
 

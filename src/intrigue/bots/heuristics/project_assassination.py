@@ -21,6 +21,7 @@ Only public board data (`intrigue.games.project_assassination.board`) and the vi
 from __future__ import annotations
 
 import heapq
+import math
 from typing import Any
 
 from intrigue.engine import Action
@@ -48,6 +49,7 @@ from .valuation import win_value
 WIN = 1000.0  # a move that wins (or avoids losing) outweighs everything else
 HP_VALUE = 0.45  # one hit point is worth about half a VP
 DISCOUNT = 0.8  # a goal one step further away is worth this much less
+LOG_DISCOUNT = math.log(DISCOUNT)
 SHOOT_THRESHOLD = 0.4  # a shot worth less than this is not worth an action
 SNIPER_THRESHOLD = 2.5
 WEAPON_RANK = {"pistol": 0, "paralysis_pistol": 2, "uzi": 3, "shotgun": 3, "sniper": 4}
@@ -296,11 +298,44 @@ class Table:
         return best
 
     def prospects(self, cell: int, goals: dict[int, float]) -> float:
+        """The best goal's value discounted by the cheapest way there (0: none reachable)."""
         costs = self.costs(cell)
         return max(
             (value * DISCOUNT ** costs[g] for g, value in goals.items() if costs[g] < WIN),
             default=0.0,
         )
+
+    def prospects_everywhere(self, goals: dict[int, float]) -> list[float]:
+        """`prospects` of every square at once: one search backwards from all the goals.
+
+        ``value * DISCOUNT ** cost`` is largest where ``cost + log(value) / log(DISCOUNT)`` is
+        smallest, so each goal starts with that offset and the search runs the steps in
+        reverse. Rounded so that equal prospects reached by different sums stay equal."""
+        potential = [math.inf] * CELLS
+        todo = []
+        for g, value in goals.items():
+            potential[g] = math.log(value) / LOG_DISCOUNT
+            todo.append((potential[g], g))
+        heapq.heapify(todo)
+        landing: list[list[int]] = [[] for _ in range(CELLS)]  # squares whose step ends here
+        pains = [0.0] * CELLS
+        for n, hop in enumerate(self.steps()):
+            if hop is not None and hop[1] < WIN:
+                landing[hop[0]].append(n)
+                pains[hop[0]] = hop[1]
+        point = self.my_point
+        while todo:
+            cost, cell = heapq.heappop(todo)
+            if cost > potential[cell]:
+                continue
+            total = cost + 1.0 + pains[cell]
+            for n in landing[cell]:
+                for prev in NEIGHBOURS[n]:  # a step from prev onto n (neighbours are mutual)
+                    # The point sends you away: a way may end there, never pass through it.
+                    if total < potential[prev] and prev != point:
+                        potential[prev] = total
+                        heapq.heappush(todo, (total, prev))
+        return [0.0 if p == math.inf else round(DISCOUNT**p, 12) for p in potential]
 
 
 def _dx(a: int, b: int) -> int:
@@ -347,14 +382,15 @@ def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:
     moves = by_verb.get("move", [])
     if moves:
         goals = table.goals()
-        here = table.prospects(table.pos, goals)
+        prospects = table.prospects_everywhere(goals)
+        here = prospects[table.pos]
         scored = []
         for move in moves:
             cell = CELL[move.args[0]]
             to = table.arrive(cell)
             damage = table.danger(to)
             score = goals.get(cell, 0.0) if cell == table.my_point else 0.0
-            score += table.prospects(to, goals) - table.penalty(damage)
+            score += prospects[to] - table.penalty(damage)
             scored.append((score, rng.random(), move))
         score, _, move = max(scored, key=lambda s: (s[0], s[1]))
         if score > here + 0.01:

@@ -331,7 +331,14 @@ def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource
 WEIGHTS = (-0.009257, 0.5901, 1.253, 0.3839, -0.09533, 0.09057, -0.01956)
 # Measured in docs/bots.md. Most root moves look alike to the search here (the awards are
 # mostly luck), so it keeps the heuristic's move unless another is clearly better (margin).
-SEARCH = {"depth": 16, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 1.0}
+SEARCH = {
+    "depth": 16,
+    "bias": 1.0,
+    "epsilon": 0.1,
+    "opponents": "policy",
+    "margin": 1.0,
+    "reuse": 4,
+}
 
 
 def features(state: Any, seat: int) -> list[float]:

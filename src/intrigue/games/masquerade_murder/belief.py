@@ -14,6 +14,7 @@ that the seat has not seen: two states it cannot tell apart sample alike for the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import permutations, product
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,20 @@ def _observation(record: NightRecord, seat: int) -> tuple[Any, ...]:
 
 
 @lru_cache(maxsize=65536)
-def consistent_targets(
+def consistent_targets(*night: Any) -> tuple[tuple[int, ...], ...]:
+    """Every full target assignment under ``roles`` that shows ``seat`` what it observed, in
+    a fixed order (by the targets, seat by seat). Arguments: see `_matching_targets`."""
+    return tuple(sorted(_matching_targets(*night)))
+
+
+@lru_cache(maxsize=65536)
+def admits_targets(*night: Any) -> bool:
+    """Whether `consistent_targets` (same arguments) finds any assignment: it stops at the
+    first, which is all that deciding which role deals remain needs."""
+    return next(_matching_targets(*night), None) is not None
+
+
+def _matching_targets(
     board: str,
     roles: tuple[int, ...],
     active: tuple[bool, ...],
@@ -43,21 +57,29 @@ def consistent_targets(
     seat: int,
     own_target: int,
     observed: tuple[Any, ...],
-) -> tuple[tuple[int, ...], ...]:
-    """Every full target assignment under ``roles`` that shows ``seat`` what it observed."""
+) -> Iterator[tuple[int, ...]]:
+    """The full target assignments under ``roles`` that show ``seat`` what it observed."""
+    # A target out of reach does nothing (MM-3): every such target of one player resolves the
+    # night alike, so each player's out-of-reach targets are tried once, as one class.
     neighbours = BOARDS[board].neighbours
     others = [p for p in range(PLAYERS) if active[p] and p != seat]
-    choices = [[t for t in range(PLAYERS) if active[t] and t != p] for p in others]
-    found = []
+    classes = []
+    for p in others:
+        near = neighbours[cells[p]]  # type: ignore[index]
+        reach = [t for t in range(PLAYERS) if active[t] and t != p]
+        far = tuple(t for t in reach if cells[t] not in near)
+        classes.append([(t,) for t in reach if cells[t] in near] + ([far] if far else []))
     targets = [NOBODY] * PLAYERS
     targets[seat] = own_target
-    for combo in product(*choices):
-        for p, t in zip(others, combo, strict=True):
-            targets[p] = t
+    for combo in product(*classes):
+        for p, members in zip(others, combo, strict=True):
+            targets[p] = members[0]
         res = resolve(roles, active, targets, cells, neighbours)
         if (res.captured, res.distracted, res.poisoned, res.colours[seat]) == observed:
-            found.append(tuple(targets))
-    return tuple(found)
+            for picked in product(*combo):
+                for p, t in zip(others, picked, strict=True):
+                    targets[p] = t
+                yield tuple(targets)
 
 
 def consistent_roles(state: MurderState, seat: int) -> list[tuple[int, ...]]:
@@ -84,7 +106,7 @@ def _consistent_roles(
     return tuple(
         roles
         for roles in deals
-        if all(consistent_targets(board, roles, *night[:2], seat, *night[2:]) for night in nights)
+        if all(admits_targets(board, roles, *night[:2], seat, *night[2:]) for night in nights)
     )
 
 
