@@ -106,3 +106,19 @@ def test_moves_before_using_an_ability() -> None:
     assert decide(state).startswith("move c3")
     state.apply(0, decide(state))
     assert decide(state) == "free 0"
+
+
+def test_a_position_that_came_round_again_gets_another_move():
+    """The first time, the best move; when the turn starts from the same position again, the
+    next best that is worth nearly as much (here a Spy, 0.01 below the move), so that the
+    ball does not go round in circles."""
+    setup = ["0:5@a3", "0:3@f3", "1:k@f7", "1:q@a6"]
+    state = intrigue.load("masquerade-ball").new(2, seed=7, setup=setup, first=0)
+    state.apply(0, "inspect a3")
+    assert state.view(0)["repeats"] == 0
+    assert str(choose(state.view(0), state.legal_actions(0), Rng(1))) == "move a3 b4"
+    for seat, action in [(0, "end"), (1, "inspect f7"), (1, "end"), (0, "inspect a3")]:
+        state.apply(seat, action)
+    assert state.view(0)["repeats"] == 1
+    again = {str(choose(state.view(0), state.legal_actions(0), Rng(s))) for s in range(8)}
+    assert again == {"spy f7", "spy a6"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from intrigue.bots.heuristic import HeuristicBot
 from intrigue.bots.heuristics.masquerade_murder import suspicion
 from intrigue.bots.ismcts import ISMCTSBot
 from intrigue.bots.match import bot_move, play_match
-from intrigue.engine import Rng, State
+from intrigue.engine import Action, ActionTable, Game, Outcome, Rng, State
 
 GAME = intrigue.load("masquerade-murder")
 
@@ -193,3 +194,44 @@ def test_bad_bot_settings_are_refused(name):
 
     with pytest.raises(UnknownBot):
         make_bot(name)
+
+
+class _RoundAndRound(Game):
+    """A one-move game: either move ends it in a draw, but ``add 1`` comes round to a public
+    position seen before (``State.repetitions``)."""
+
+    id = "round-and-round"
+    name = "Round and round"
+    player_counts = (2,)
+    action_table = ActionTable([Action("add", 1), Action("add", 2)])
+
+
+class _RoundState(State):
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.is_over else (0,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return list(self.game.action_table) if seat in self.to_move else []
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self.repetitions += action.args[0] == 1
+        self._finish(Outcome.win_loss(self.players, set(), "one move", capped=True))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {}
+
+    def determinize(self, seat: int, rng: Rng) -> State:
+        return self.clone()
+
+
+_RoundAndRound.state_class = _RoundState
+
+
+@pytest.mark.parametrize(("contempt", "expected"), [(0.2, "add 2"), (0.0, "add 1")])
+def test_ismcts_steers_away_from_a_position_seen_before(contempt, expected):
+    """Both moves are worth a draw; with contempt the one that goes round again is worse."""
+    state = _RoundAndRound().new(2, seed=1)
+    bot = ISMCTSBot(iterations=50, contempt=contempt)
+    # Without contempt the two moves tie and the first legal one is played.
+    assert str(bot_move(bot, state, 0, Rng(3))) == expected

@@ -191,3 +191,31 @@ def test_mb23_both_sides_emptied_by_a_tie_is_a_draw() -> None:
     state = position("0:k@c4", "1:k@c5", first=0)
     play(state, "inspect c4", "move c4 c5", "end")
     assert state.is_over and state.outcome.winners == () and not state.outcome.capped
+
+
+def test_a_position_coming_round_again_is_counted_for_everyone() -> None:
+    """Both sides inspect and end: every second turn starts from the same public position."""
+    state = position("0:5@a3", "0:3@f3", "1:k@f7", "1:q@a6", first=0)
+    assert state.view(0)["repeats"] == 0 and state.repetitions == 0
+    play(state, "inspect a3", "end")
+    play(state, "inspect f7", "end")
+    assert state.view(0)["repeats"] == state.view(None)["repeats"] == 1
+    assert state.repetitions == 1
+    play(state, "inspect f3", "end")  # another card inspected: the same public position
+    assert state.view(1)["repeats"] == 1 and state.repetitions == 2
+    play(state, "inspect f7", "move f7 e7", "end")  # a move makes a new position
+    assert state.view(0)["repeats"] == 0 and state.repetitions == 2
+    # Samples know the public past: the same counts, whatever ranks they draw.
+    sample = state.determinize(1, Rng(4))
+    assert (sample.repeats, sample.repetitions) == (0, 2)
+    assert sample.positions == state.positions
+
+
+def test_the_count_reads_no_hidden_rank() -> None:
+    """Two deals that differ only in face-down ranks count the same repeats."""
+    counts = []
+    for south in ("1:k@f7", "1:9@f7"):
+        state = position("0:5@a3", "0:3@f3", south, "1:q@a6", first=0)
+        play(state, "inspect a3", "end", "inspect f7", "end", "inspect a3", "end")
+        counts.append((state.positions, state.repetitions))
+    assert counts[0] == counts[1] and counts[0][1] == 2  # turns 3 and 4 came round again

@@ -31,6 +31,10 @@ Two more parameters shape the search:
 * ``margin``: play the policy's own move for the real view unless the most visited move beats
   it by more than ``margin`` standard errors of their mean results (0: always the most
   visited) — for games where most moves look alike to the search and noise would decide.
+* ``contempt``: an iteration whose play comes round to a public position seen before (in
+  games that count them, `State.repetitions`) scores that much less for every seat, on the
+  [-1, 1] scale of results: a loop heads for the cap's draw, and a way out of about the same
+  worth is preferred.
 * ``reuse``: each determinization serves this many iterations, each on its own copy with a
   fresh seed for the future chance. Every iteration still plays a sample drawn by
   ``State.determinize`` (so exactly as likely a world as before, and nothing the seat cannot
@@ -83,9 +87,9 @@ class _Node:
 class ISMCTSBot:
     """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision.
 
-    ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin`` and ``reuse`` left unset take
-    the game's defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no cut-off), 0.0,
-    ``tree``, 0.0 and 1. All settings can follow the bot's name:
+    ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin``, ``reuse`` and ``contempt``
+    left unset take the game's defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no
+    cut-off), 0.0, ``tree``, 0.0, 1 and 0.2. All settings can follow the bot's name:
     ``ismcts:iterations=200:opponents=tree``.
     """
 
@@ -103,6 +107,7 @@ class ISMCTSBot:
         opponents: str | None = None,
         margin: float | None = None,
         reuse: int | None = None,
+        contempt: float | None = None,
         rollout_limit: int = 1000,
     ) -> None:
         if rollout not in ("heuristic", "random"):
@@ -121,6 +126,7 @@ class ISMCTSBot:
         if reuse is not None and (not isinstance(reuse, int) or reuse < 1):
             raise ValueError(f"reuse must be a whole number of at least 1, not {reuse!r}")
         self.reuse = reuse
+        self.contempt = contempt
         self.rollout_limit = rollout_limit
         self.last_iterations = 0
 
@@ -197,12 +203,18 @@ class _Search:
         self.margin = pick("margin", bot.margin, 0.0) if guided else 0.0
         self.modelled = guided and opponents == "policy"
         self.reuse = int(pick("reuse", bot.reuse, 1))
+        self.contempt = float(pick("contempt", bot.contempt, 0.2))
         self.root_hint: Any = _UNSET
         self.limit = bot.rollout_limit
 
     def iterate(self, state: State) -> None:
+        loops = state.repetitions
         path = self._select_and_expand(state)
         returns = self._rollout(state)
+        if state.repetitions > loops and self.contempt:
+            # The play went round to a position seen before: worse for every seat than its
+            # value, so that a way out of equal worth is preferred.
+            returns = [r - self.contempt for r in returns]
         for node in path:
             result = (returns[node.seat] + 1.0) * 0.5
             node.visits += 1

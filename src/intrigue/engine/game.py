@@ -161,6 +161,9 @@ class State(ABC):
     # (kind, payload or a function building it, seats that may see it or None for everyone)
     _log: list[tuple[str, Any, tuple[int, ...] | None]]
     _outcome: Outcome | None
+    # Games whose play can go round in circles count the turns that started from a public
+    # position seen before (public knowledge; search bots steer away from loops with it).
+    repetitions: int = 0
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
         self.game = game

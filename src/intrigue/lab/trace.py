@@ -66,6 +66,7 @@ COUNTER_KEYS = frozenset(
         "is_over",
         "max_turns",
         "to_move",
+        "repeats",  # how often the position came round before (Masquerade Ball)
     }
 )
 # A position seen this often in one game is a loop.

@@ -307,6 +307,10 @@ def _score(r: _Reader, action: Action) -> float:
     return 0.0  # end, pass
 
 
+# At a position that came round before (view "repeats"), a move worth this much less than the
+# best, per earlier time, up to the most, is played instead, to leave the loop.
+LOOP_SLACK = 1.0
+LOOP_SLACK_MAX = 4.0
 ABILITY_VERBS = frozenset(("spy", "redeem", "deliver", "free", "resurrect"))
 MOVE_VERBS = frozenset(("move", "rotate"))  # a swap (worth little) need not come first
 
@@ -324,7 +328,26 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
         scored = [(min(s, later) if a.verb in ABILITY_VERBS else s, a) for s, a in scored]
     best = max(s for s, _ in scored)
     top = [a for s, a in scored if s >= best - 1e-9]
+    if view["repeats"] and view["phase"] == "main" and not _acted(view):
+        top = _another_way(scored, best, view["repeats"]) or top
     return top[rng.randrange(len(top))]
+
+
+def _acted(view: dict[str, Any]) -> bool:
+    """Whether a card moved, attacked or was played this turn (the position has changed)."""
+    return bool(view["pending"] or view["played"]) or any(
+        card.get("moved") for card in view["board"].values()
+    )
+
+
+def _another_way(scored: list[tuple[float, Action]], best: float, repeats: int) -> list[Action]:
+    """The turn starts from a position that came before: the same choice would most likely go
+    round again. The moves worth nearly as much as the best (the longer the loop has gone on,
+    the more difference is accepted) take turns, one each time the position comes back."""
+    slack = min(LOOP_SLACK * repeats, LOOP_SLACK_MAX)
+    levels = sorted({round(s, 9) for s, _ in scored if s >= best - slack}, reverse=True)
+    level = levels[repeats % len(levels)]
+    return [a for s, a in scored if round(s, 9) == level]
 
 
 __all__ = ["choose"]

@@ -526,7 +526,7 @@ def determinize(state: BallState, seat: int, rng: Any) -> BallState:
         ranks = made.csp.solve(rng)
         # Impossible: the true deal is a solution (no hidden pick can have misled the replay).
         assert ranks is not None, "masquerade-ball: a complete plan without a solution"
-        return _sample(made.template, ranks, rng)
+        return _public_past(_sample(made.template, ranks, rng), state)
     assert made.prefix is not None
     story = made.story
     story.rng = rng
@@ -537,7 +537,15 @@ def determinize(state: BallState, seat: int, rng: Any) -> BallState:
     template, ranks = found
     template.__class__ = BallState
     template.rank = tuple(template.rank)
-    return _sample(template, ranks, rng)
+    return _public_past(_sample(template, ranks, rng), state)
+
+
+def _public_past(sample: BallState, state: BallState) -> BallState:
+    """The public positions the turns started from are the real ones (the replay ran on
+    placeholder ranks): they are public, the same in every sample."""
+    sample.positions = state.positions.copy()
+    sample.repeats, sample.repetitions = state.repeats, state.repetitions
+    return sample
 
 
 def _sample(template: BallState, ranks: list[int], rng: Any) -> BallState:

@@ -259,6 +259,12 @@ class BallState(State):
         self.deciding = NOBODY  # the seat deciding in a window
         self._legal: list[Action] | None = None
         self._plans: dict[int, Any] = {}  # determinization plans per seat (belief.py)
+        # The public position each turn started from (`_public_position`, hashed), so players
+        # and bots can tell a position coming round again: how often this turn's had
+        # come before, and how many turns so far started from a position seen before.
+        self.positions: list[int] = []
+        self.repeats = 0
+        self.repetitions = 0
 
     # -- set-up -----------------------------------------------------------------------------
     def _start(self) -> None:
@@ -353,6 +359,7 @@ class BallState(State):
         new.pending = self.pending.copy()
         new.holding = self.holding.copy()
         new.todo = self.todo.copy()
+        new.positions = self.positions.copy()
         new._plans = {}
 
     # -- cards and knowledge ----------------------------------------------------------------
@@ -458,6 +465,7 @@ class BallState(State):
         self.acts = {}
         self.pending = []
         self.did = self.played = False
+        self._count_position()
         self._emit("turn", turn=self.turns + 1, seat=self.ctrl[e], side=e)
         if self._on_board(e):
             self.phase = INSPECT
@@ -465,6 +473,37 @@ class BallState(State):
         else:
             self.phase = MAIN  # nothing to inspect: step 1 is skipped and a card must be played
             self.must_play = True
+
+    def _count_position(self) -> None:
+        """Note the public position this turn starts from, and how often it came before."""
+        key = hash(self._public_position())
+        self.repeats = repeats = self.positions.count(key)
+        self.repetitions += repeats > 0
+        self.positions.append(key)
+
+    def _public_position(self) -> tuple[Any, ...]:
+        """What everyone sees, as integers: each square's card by its back (side), face and
+        rank if face up (and facing, four players), the ballroom, hand sizes, whose cards each
+        prison and graveyard holds, who controls and holds what, and the side to play."""
+        rank, up, owner, axis = self.rank, self.up, self.owner, self.axis
+
+        def card(c: int) -> int:
+            return (
+                -1
+                if c == EMPTY
+                else ((owner[c] * 2 + up[c]) * 16 + (rank[c] if up[c] else 0)) * 4 + axis[c]
+            )
+
+        return (
+            self.ent,
+            tuple(map(card, self.board)),
+            tuple(map(card, self.ball)),
+            tuple(map(len, self.hand)),
+            tuple(tuple(owner[c] for c in p) for p in self.prison),
+            tuple(tuple(c // CARDS for c in g) for g in self.grave),
+            tuple(self.ctrl),
+            tuple(self.holding),
+        )
 
     def _side(self, e: int) -> str:
         return (SIDES4 if self.zone else SIDES2)[e]
@@ -1431,6 +1470,7 @@ class BallState(State):
                 "liberate": self.liberable,
             },
             "prompt": self._prompt(),
+            "repeats": self.repeats,
         }
 
     def _prompt(self) -> str:
