@@ -19,6 +19,7 @@ from intrigue.bots import UnknownBot, bot_names, make_bot
 from intrigue.engine import IntrigueError, State
 
 from .balance import add_balance_parser, balance_command
+from .ladder import add_ladder_parser, ladder_command
 from .output import make_console, say
 from .play import QuitGame, TerminalPlay, bot_names_for, describe_seats, save_record, seat_list
 from .replay import ReplayError, replay_file
@@ -83,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
 
     add_balance_parser(commands)
+    add_ladder_parser(commands)
 
     replay = commands.add_parser("replay", help="replay a saved game step by step")
     replay.add_argument("file", type=Path, help="a record written by 'intrigue play --save'")
@@ -135,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_arena(console, args)
         if args.command == "balance":
             return balance_command(console, args)
+        if args.command == "ladder":
+            return ladder_command(console, args)
         if args.command == "serve":
             return cmd_serve(args)
         return cmd_replay(console, args)

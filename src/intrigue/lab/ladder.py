@@ -1,0 +1,267 @@
+"""The ladder (``intrigue ladder``): a round robin of bots, rated on one Elo scale.
+
+Every pair of bots plays ``games`` games on the same seeds (``seed`` .. ``seed + games - 1``),
+the two bots taking the seats in turn: A, B, A, ... from seat 0 in even games, B, A, B, ... in
+odd ones, so in a two-player game each bot plays every other deal from each side. A game is a
+win for the bot whose seats did better on average, half a win each when they did equally well
+(in Masquerade Murder a seat wins by its own goal: both bots may win, or both lose).
+
+The ratings come from a Bradley-Terry model, P(A beats B) = 1 / (1 + 10^((R_B - R_A) / 400)),
+fitted by maximum likelihood with Hunter's MM iterations (2004); each pair also gets one
+virtual drawn game, so that a bot that won every game has a finite rating. The first bot listed
+is the anchor, rated 0. The 95% intervals are the 2.5th and 97.5th percentiles of the ratings
+refitted on games simulated from the fitted model (a parametric bootstrap, so that a clean
+sweep still gets an interval; its upper end is bounded by the virtual draw).
+
+Games are played by the balance lab's runner (`intrigue.lab.runner.play_one`), so a ladder game
+is the very game ``intrigue arena`` or ``intrigue balance`` would play with the same seed and
+bots, and can be spread over worker processes or resumed from its ``games.jsonl``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from .runner import GameStream, GameTask, read_rows, run_tasks
+
+ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
+PRIOR_DRAWS = 1.0  # virtual drawn games per pair
+BOOTSTRAP = 400
+Pair = tuple[str, str]
+
+
+def pair_label(pair: Pair) -> str:
+    return f"{pair[0]} vs {pair[1]}"
+
+
+def seat_bots(pair: Pair, players: int, index: int) -> tuple[str, ...]:
+    """The bot on each seat in game ``index`` of ``pair``: the two alternate, and swap sides
+    from one game to the next."""
+    return tuple(pair[(seat + index) % 2] for seat in range(players))
+
+
+@dataclass(frozen=True)
+class LadderSpec:
+    """What a ladder plays: ``games`` games of ``game`` per pair of ``bots``."""
+
+    game: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
+    """Every game of the round robin: ``games`` per pair of distinct bots."""
+    return [
+        GameTask(
+            spec.game,
+            pair_label(pair),
+            index,
+            spec.seed + index,
+            spec.players,
+            seat_bots(pair, spec.players, index),
+            dict(spec.options),
+        )
+        for pair in combinations(spec.bots, 2)
+        for index in range(spec.games)
+    ]
+
+
+def pair_score(row: dict[str, Any], pair: Pair) -> float:
+    """1 if the pair's first bot's seats did better on average in this game, 0 if worse,
+    1/2 if as well."""
+    seats = row["bots"]
+    results = row["results"]
+    mine = [r for name, r in zip(seats, results, strict=True) if name == pair[0]]
+    theirs = [r for name, r in zip(seats, results, strict=True) if name == pair[1]]
+    diff = sum(mine) / len(mine) - sum(theirs) / len(theirs)
+    return 1.0 if diff > 1e-9 else 0.0 if diff < -1e-9 else 0.5
+
+
+@dataclass
+class Ladder:
+    """The scores of every pair (first bot's point of view) and the fitted ratings."""
+
+    game: str
+    players: int
+    bots: list[str]
+    scores: dict[Pair, list[float]] = field(default_factory=dict)
+    errors: int = 0
+    capped: int = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        if row.get("status") != "ok":
+            self.errors += 1
+            return
+        first, _, second = row["variant"].partition(" vs ")
+        pair = (first, second)
+        self.scores.setdefault(pair, []).append(pair_score(row, pair))
+        self.capped += bool(row.get("capped"))
+
+    @property
+    def games(self) -> int:
+        return sum(len(s) for s in self.scores.values())
+
+    def ratings(self) -> dict[str, float]:
+        return fit_elo(self.bots, self.scores)
+
+    def intervals(self, samples: int = BOOTSTRAP, seed: int = 0) -> dict[str, tuple[float, float]]:
+        return bootstrap_intervals(self.bots, self.scores, samples, seed)
+
+    def to_json(self) -> dict[str, Any]:
+        ratings, intervals = self.ratings(), self.intervals()
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "capped": self.capped,
+            "errors": self.errors,
+            "anchor": self.bots[0],
+            "ratings": {
+                bot: {
+                    "elo": round(ratings[bot], 1),
+                    "ci95": [round(x, 1) for x in intervals[bot]],
+                    "score": round(_overall(bot, self.scores)[0], 4),
+                    "games": _overall(bot, self.scores)[1],
+                }
+                for bot in self.bots
+            },
+            "pairs": {
+                pair_label(pair): {
+                    "games": len(s),
+                    "score": round(sum(s) / len(s), 4) if s else None,
+                }
+                for pair, s in self.scores.items()
+            },
+        }
+
+
+def _overall(bot: str, scores: dict[Pair, list[float]]) -> tuple[float, int]:
+    """The bot's share of points over all its games, and how many games it played."""
+    points = games = 0.0
+    for (a, b), s in scores.items():
+        if bot == a:
+            points += sum(s)
+        elif bot == b:
+            points += len(s) - sum(s)
+        else:
+            continue
+        games += len(s)
+    return (points / games if games else 0.0), int(games)
+
+
+def fit_elo(
+    bots: Sequence[str], scores: dict[Pair, list[float]], iterations: int = 2000
+) -> dict[str, float]:
+    """Bradley-Terry ratings in Elo points, the first bot at 0 (see the module docstring)."""
+    wins = dict.fromkeys(bots, 0.0)
+    meetings: dict[Pair, float] = {}
+    for (a, b), s in scores.items():
+        won = sum(s) + PRIOR_DRAWS / 2
+        wins[a] += won
+        wins[b] += len(s) + PRIOR_DRAWS - won
+        meetings[(a, b)] = len(s) + PRIOR_DRAWS
+    strength = dict.fromkeys(bots, 1.0)
+    for _ in range(iterations):
+        new = {}
+        for bot in bots:
+            denominator = sum(
+                n / (strength[a] + strength[b]) for (a, b), n in meetings.items() if bot in (a, b)
+            )
+            new[bot] = wins[bot] / denominator if denominator else strength[bot]
+        # Rescaled each round: the model fixes strengths only up to a common factor.
+        scale = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        new = {bot: v / scale for bot, v in new.items()}
+        change = max(abs(math.log(new[b] / strength[b])) for b in bots)
+        strength = new
+        if change < 1e-10:
+            break
+    anchor = math.log(strength[bots[0]])
+    return {bot: ELO * (math.log(strength[bot]) - anchor) for bot in bots}
+
+
+def bootstrap_intervals(
+    bots: Sequence[str],
+    scores: dict[Pair, list[float]],
+    samples: int = BOOTSTRAP,
+    seed: int = 0,
+) -> dict[str, tuple[float, float]]:
+    """95% intervals of each rating: the ratings refitted on games simulated from the fitted
+    model (a parametric bootstrap), each pair keeping its number of games and its share of
+    draws. Resampling the games themselves would give a clean sweep no width at all."""
+    rng = random.Random(seed)
+    ratings = fit_elo(bots, scores)
+    plans = []
+    for (a, b), s in scores.items():
+        if not s:
+            continue
+        expected = 1.0 / (1.0 + 10.0 ** ((ratings[b] - ratings[a]) / 400.0))
+        draws = sum(1 for x in s if x == 0.5) / len(s)
+        decisive = 1.0 - draws
+        wins = min(max((expected - 0.5 * draws) / decisive, 0.0), 1.0) if decisive else 0.5
+        plans.append(((a, b), len(s), draws, wins))
+    fits = []
+    for _ in range(samples):
+        simulated = {
+            pair: [0.5 if rng.random() < draws else float(rng.random() < wins) for _ in range(n)]
+            for pair, n, draws, wins in plans
+        }
+        fits.append(fit_elo(bots, simulated))
+    return {bot: _percentiles([f[bot] for f in fits]) for bot in bots}
+
+
+def _percentiles(values: Iterable[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    if not ordered:
+        return (math.nan, math.nan)
+    low = ordered[int(0.025 * (len(ordered) - 1))]
+    high = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+    return (low, high)
+
+
+def run_ladder(
+    spec: LadderSpec,
+    workers: int = 1,
+    out: Path | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Ladder:
+    """Play the round robin (skipping games already in ``out/games.jsonl`` with ``resume``)
+    and gather the scores. Each finished game is written to ``out/games.jsonl`` at once."""
+    tasks = ladder_tasks(spec)
+    wanted = {task.key: task for task in tasks}
+    kept = []
+    if out is not None and resume:
+        kept = [
+            row
+            for row in read_rows(out / "games.jsonl")
+            if (key := (row["variant"], row["index"])) in wanted
+            and tuple(row["bots"]) == wanted[key].bots
+            and row["seed"] == wanted[key].seed
+            and row.get("status") == "ok"
+        ]
+    done = {(row["variant"], row["index"]) for row in kept}
+    ladder = Ladder(spec.game, spec.players, list(spec.bots))
+    for row in kept:
+        ladder.add(row)
+    stream = None if out is None else GameStream(out / "games.jsonl", kept)
+    todo = [task for task in tasks if task.key not in done]
+    try:
+        for row in run_tasks(todo, "process", workers):
+            ladder.add(row)
+            if stream is not None:
+                stream.write(row)
+            if progress is not None:
+                progress(ladder.games + ladder.errors, len(tasks))
+    finally:
+        if stream is not None:
+            stream.close()
+    return ladder

@@ -1,0 +1,127 @@
+"""The ladder: a round robin of bots rated by a Bradley-Terry fit, from the command line too."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from intrigue.cli.main import main
+from intrigue.lab.ladder import (
+    ELO,
+    LadderSpec,
+    bootstrap_intervals,
+    fit_elo,
+    ladder_tasks,
+    pair_score,
+    seat_bots,
+)
+
+
+def test_the_two_bots_of_a_pair_take_turns_on_the_seats_and_swap_sides():
+    assert seat_bots(("a", "b"), 2, 0) == ("a", "b")
+    assert seat_bots(("a", "b"), 2, 1) == ("b", "a")
+    assert seat_bots(("a", "b"), 5, 0) == ("a", "b", "a", "b", "a")
+    assert seat_bots(("a", "b"), 5, 1) == ("b", "a", "b", "a", "b")
+
+
+def test_every_pair_plays_the_same_seeds():
+    tasks = ladder_tasks(LadderSpec("project-assassination", ("x", "y", "z"), 3, 10, 2))
+    assert len(tasks) == 3 * 3
+    by_pair: dict[str, list[int]] = {}
+    for task in tasks:
+        by_pair.setdefault(task.variant, []).append(task.seed)
+    assert by_pair == {"x vs y": [10, 11, 12], "x vs z": [10, 11, 12], "y vs z": [10, 11, 12]}
+
+
+def test_a_game_goes_to_the_bot_whose_seats_did_better_on_average():
+    row = {"bots": ["a", "b", "a", "b", "a"], "results": [1.0, 1.0, 1.0, 0.0, 0.0]}
+    assert pair_score(row, ("a", "b")) == 1.0  # two wins in three seats against one in two
+    row = {"bots": ["a", "b", "a", "b", "a"], "results": [1.0, 1.0, 0.0, 1.0, 0.0]}
+    assert pair_score(row, ("a", "b")) == 0.0
+    row = {"bots": ["b", "a"], "results": [0.5, 0.5]}
+    assert pair_score(row, ("a", "b")) == 0.5
+
+
+def test_the_fit_recovers_the_elo_gap_of_a_known_win_rate():
+    """A beats B three games in four: 400 log10(3) = 191 Elo (a little less with the fit's one
+    virtual draw); the first bot is the anchor."""
+    ratings = fit_elo(["b", "a"], {("a", "b"): [1.0] * 300 + [0.0] * 100})
+    assert ratings["b"] == 0.0
+    assert ratings["a"] == pytest.approx(ELO * math.log(300.5 / 100.5), abs=0.5)
+    assert 185 < ratings["a"] < 191
+
+
+def test_a_chain_of_results_orders_the_ladder_and_a_clean_sweep_stays_finite():
+    scores = {
+        ("easy", "medium"): [0.0] * 20,
+        ("easy", "hard"): [0.0] * 20,
+        ("medium", "hard"): [0.0] * 5 + [1.0] * 3 + [0.5] * 2,
+    }
+    ratings = fit_elo(["easy", "medium", "hard"], scores)
+    assert 0.0 == ratings["easy"] < ratings["medium"] < ratings["hard"] < 2000
+    intervals = bootstrap_intervals(["easy", "medium", "hard"], scores, samples=100)
+    assert intervals["easy"] == (0.0, 0.0)
+    for bot in ("medium", "hard"):
+        low, high = intervals[bot]
+        assert low <= ratings[bot] <= high
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=30))
+def test_swapping_the_pair_mirrors_the_ratings(games):
+    forward = fit_elo(["a", "b"], {("a", "b"): games})
+    backward = fit_elo(["a", "b"], {("b", "a"): [1.0 - g for g in games]})
+    assert forward["b"] == pytest.approx(backward["b"], abs=1e-6)
+    # More points for b, a higher rating.
+    assert (forward["b"] > 1e-9) == (sum(games) < len(games) / 2 - 1e-9)
+
+
+def test_the_ladder_command_plays_rates_and_resumes(tmp_path, capsys):
+    out = tmp_path / "ladder"
+    args = [
+        "ladder",
+        "project-assassination",
+        "--bots",
+        "random,heuristic",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--option",
+        "max_turns=20",
+        "--out",
+        str(out),
+        "--json",
+        str(tmp_path / "ladder.json"),
+    ]
+    assert main(args) == 0
+    result = json.loads((tmp_path / "ladder.json").read_text())
+    assert result["games"] == 2 and result["anchor"] == "random"
+    assert result["ratings"]["random"]["elo"] == 0.0
+    assert result["ratings"]["heuristic"]["games"] == 2
+    printed = capsys.readouterr().out
+    assert "Elo" in printed and "random vs heuristic" in printed
+    rows = (out / "games.jsonl").read_text().splitlines()
+    assert len(rows) == 2
+    # Resumed: nothing left to play, the same ratings.
+    assert main([*args, "--resume"]) == 0
+    assert json.loads((tmp_path / "ladder.json").read_text()) == result
+    assert (out / "games.jsonl").read_text().splitlines() == rows
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--bots", "random"], "two different bots"),
+        (["--bots", "random,random"], "two different bots"),
+        (["--games", "0"], "at least 1"),
+        (["--resume"], "--resume needs --out"),
+        (["--players", "5"], "--players"),
+    ],
+)
+def test_the_ladder_command_refuses_bad_arguments(extra, message, capsys):
+    assert main(["ladder", "project-assassination", *extra]) == 2
+    assert message in capsys.readouterr().err
