@@ -421,7 +421,7 @@ def _summary_table(name: str, variant: dict[str, Any]) -> Table:
 def _win_table(title: str, tallies: dict[str, Any], fair: dict[str, Any] | None) -> Table:
     if fair and fair.get("test"):
         test = fair["test"]
-        title += f" (fair {_pct(fair['fair'])}; chi-square p={test['p_value']:.3g})"
+        title += f" (fair {_pct(fair['fair'])}; chi-square p={test['p_value']:.3g}, games as units)"
     table = Table(title=Text(title), title_justify="left")
     for name in ("", "games", "wins", "win rate", "95% interval", "z vs fair"):
         table.add_column(name, justify="left" if not name else "right")

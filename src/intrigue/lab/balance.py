@@ -263,7 +263,7 @@ def variant_report(
         "outcomes": outcomes(ok),
         "win_rates": {k: {str(n): t.to_json() for n, t in v.items()} for k, v in by.items()},
         "focus_rate": focus_rate(ok),
-        "fairness": fairness({k: {str(n): t for n, t in v.items()} for k, v in by.items()}),
+        "fairness": fairness({k: {str(n): t for n, t in v.items()} for k, v in by.items()}, ok),
         "first_player": first_player_report(ok),
         "length": {
             "steps": summarize(steps),

@@ -23,6 +23,7 @@ from .stats import (
     Tally,
     balance_index,
     compare_tallies,
+    fair_share_test,
     holm,
     homogeneity_test,
     one_proportion_z_test,
@@ -82,17 +83,21 @@ def outcomes(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # -- fairness of seats, roles, teams and factions ---------------------------------------------
-def fairness(win_rates: dict[str, dict[str, Tally]]) -> dict[str, Any]:
+def fairness(win_rates: dict[str, dict[str, Tally]], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per category: the fair share (the mean result of that category's members), each key's
-    score test against it, the omnibus chi-square test of equal rates, and Ludii's *Balance*
-    (1 - the largest gap between two rates)."""
+    score test against it, the omnibus test that every key gets its fair share — taking games
+    as the units (`fair_share_test`), since a game's seats are tied — Pearson's chi-square on
+    the key-rows for reference, and Ludii's *Balance* (1 - the largest gap between two
+    rates). For teams, the roles in each team (``members``)."""
+    by_game = results_by_game(rows)
     out = {}
     for category in FAIRNESS_CATEGORIES:
         tallies = win_rates.get(category)
         if not tallies or len(tallies) < 2:
             continue
-        test = homogeneity_test(list(tallies.values()))
-        fair = test["fair"] if test else _pooled(tallies.values())
+        rows_test = homogeneity_test(list(tallies.values()))
+        test = fair_share_test(by_game.get(category, []))
+        fair = _pooled(tallies.values())
         keys = {}
         for key, tally in tallies.items():
             z, p = one_proportion_z_test(tally.wins, tally.games, fair)
@@ -100,10 +105,40 @@ def fairness(win_rates: dict[str, dict[str, Tally]]) -> dict[str, Any]:
         out[category] = {
             "fair": fair,
             "test": test,
+            "pearson_rows": rows_test,
             "balance": balance_index([t.rate for t in tallies.values()]),
             "keys": keys,
         }
+    if "team" in out:
+        out["team"]["members"] = team_members(rows)
     return out
+
+
+def results_by_game(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, float]]]:
+    """Per category, per game: the result of every key present (a seat, its role or faction;
+    a team's shared result). A key held by several seats of a game gets their mean."""
+    out: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for row in rows:
+        results = row["results"]
+        labels = {"seat": [str(s) for s in range(len(results))], **(row.get("labels") or {})}
+        for category, names in labels.items():
+            if category not in FAIRNESS_CATEGORIES or len(names) != len(results):
+                continue
+            cells: dict[str, list[float]] = defaultdict(list)
+            for name, result in zip(names, results, strict=True):
+                cells[str(name)].append(result)
+            out[category].append({k: statistics.fmean(v) for k, v in cells.items()})
+    return out
+
+
+def team_members(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The roles seen in each team (Masquerade Murder: Good is the Constable and the Duke)."""
+    members: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        labels = row.get("labels") or {}
+        for team, role in zip(labels.get("team", []), labels.get("role", []), strict=False):
+            members[team].add(role)
+    return {team: sorted(roles) for team, roles in sorted(members.items())}
 
 
 def _pooled(tallies: Iterable[Tally]) -> float:
@@ -113,15 +148,66 @@ def _pooled(tallies: Iterable[Tally]) -> float:
 
 
 # -- which rules fired --------------------------------------------------------------------------
+class _RuleCount:
+    """One action or event kind's tallies, gathered in the single pass of `rules`."""
+
+    __slots__ = ("attributed", "by_label", "fired", "games", "idle_wins", "total")
+
+    def __init__(self) -> None:
+        self.games = 0  # games in which it occurred
+        self.total = 0  # occurrences
+        self.fired = Tally()  # results of seats that did it
+        self.idle_wins = 0.0  # wins of the seats that did not (their count follows)
+        self.attributed = False  # did any seat do it (rather than only seatless events)?
+        # (category, label) -> [times seats of that label did it, seats of that label]
+        self.by_label: dict[tuple[str, str], list[int]] = {}
+
+
 def rules(rows: list[dict[str, Any]], verbs: Iterable[str]) -> list[dict[str, Any]]:
-    """How often each action and event kind occurred: in what share of games (with a Wilson
-    interval), how many times per game, and — for those a seat did — the win rate of a seat
-    that did it against one that did not, with Fisher's (or the z) test, Holm-adjusted over
-    the table. Verbs of the game that never occurred are listed with zero counts."""
-    names: dict[str, None] = {f"action:{v}": None for v in sorted(verbs)}
+    """How often each action and event kind (and each card, unit or result: the ``detail``
+    names) occurred: in what share of games (with a Wilson interval), how many times per game,
+    how often a seat of each role or faction did it, and — for those a seat did — the win rate
+    of a seat that did it against one that did not, with Fisher's (or the z) test,
+    Holm-adjusted over the table. Verbs of the game that never occurred are listed with zero
+    counts. One pass over the games, touching only the kinds each game counted."""
+    counts: dict[str, _RuleCount] = {f"action:{v}": _RuleCount() for v in verbs}
+    seats = 0  # seat-rows in all games
+    all_wins = 0.0
+    label_seats: dict[tuple[str, str], int] = defaultdict(int)
     for row in rows:
-        names.update(dict.fromkeys(row.get("counts", {})))
-    entries = [_rule(name, rows) for name in sorted(names)]
+        results = row["results"]
+        players = len(results)
+        seats += players
+        all_wins += sum(results)
+        labelled = [
+            (category, labels)
+            for category, labels in (row.get("labels") or {}).items()
+            if category in ("role", "faction") and len(labels) == players
+        ]
+        for category, labels in labelled:
+            for label in labels:
+                label_seats[(category, label)] += 1
+        for name, per_seat in (row.get("counts") or {}).items():
+            count = counts.get(name)
+            if count is None:
+                count = counts[name] = _RuleCount()
+            occurred = sum(per_seat)
+            count.total += occurred
+            count.games += occurred > 0
+            for seat in range(players):
+                done = per_seat[seat] if seat < len(per_seat) else 0
+                if done:
+                    count.attributed = True
+                    count.fired.add(results[seat])
+                    for category, labels in labelled:
+                        cell = count.by_label.setdefault((category, labels[seat]), [0, 0])
+                        cell[0] += done
+    games = len(rows)
+    entries = []
+    for name in sorted(counts):
+        count = counts[name]
+        idle = Tally(all_wins - count.fired.wins, seats - count.fired.games)
+        entries.append(_rule_entry(name, count, idle, games, label_seats))
     adjusted = holm([e["given"]["p_value"] if e["given"] else None for e in entries])
     for entry, p in zip(entries, adjusted, strict=True):
         if entry["given"] is not None:
@@ -129,50 +215,34 @@ def rules(rows: list[dict[str, Any]], verbs: Iterable[str]) -> list[dict[str, An
     return entries
 
 
-def _rule(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    fired_games = 0
-    total = 0
-    fired, idle = Tally(), Tally()
-    by_label: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
-    attributed = False
-    for row in rows:
-        counts = row.get("counts", {}).get(name)
-        players = len(row["results"])
-        per_seat = counts[:players] if counts else [0] * players
-        count = sum(counts) if counts else 0
-        total += count
-        fired_games += count > 0
-        attributed |= any(per_seat)
-        for seat, result in enumerate(row["results"]):
-            (fired if per_seat[seat] else idle).add(result)
-            for category, labels in (row.get("labels") or {}).items():
-                if category in ("role", "faction"):
-                    cell = by_label[category][labels[seat]]
-                    cell[0] += per_seat[seat]
-                    cell[1] += 1
+def _rule_entry(
+    name: str,
+    count: _RuleCount,
+    idle: Tally,
+    games: int,
+    label_seats: dict[tuple[str, str], int],
+) -> dict[str, Any]:
     kind, _, rest = name.partition(":")
-    games = len(rows)
     given = None
-    if attributed:
+    per_seat_by: dict[str, dict[str, float]] = {}
+    if count.attributed:
         given = {
-            "fired": fired.to_json(),
+            "fired": count.fired.to_json(),
             "not_fired": idle.to_json(),
-            **compare_tallies(idle, fired),
+            **compare_tallies(idle, count.fired),
         }
+        for (category, label), seats in sorted(label_seats.items()):
+            done = count.by_label.get((category, label), [0])[0]
+            per_seat_by.setdefault(category, {})[label] = done / seats
     return {
         "name": name,
         "kind": kind,
         "rule": rest,
         "detail": " " in rest,
-        "games": proportion(fired_games, games),
-        "per_game": total / games if games else 0.0,
+        "games": proportion(count.games, games),
+        "per_game": count.total / games if games else 0.0,
         "given": given,
-        "per_seat_by": {
-            category: {label: n / seats for label, (n, seats) in sorted(cells.items())}
-            for category, cells in by_label.items()
-        }
-        if attributed
-        else {},
+        "per_seat_by": per_seat_by,
     }
 
 

@@ -232,7 +232,8 @@ def _fairness_tables(variant: dict[str, Any]) -> str:
             test = found["test"]
             verdict = (
                 f"fair share {pct(found['fair'])}; chi-square {test['chi2']:.2f} on {test['df']} "
-                f"df, p = {p_value(test['p_value'])}; Ludii balance {number(found['balance'])}"
+                f"df, p = {p_value(test['p_value'])} (games as units: {test['games']} games); "
+                f"Ludii balance {number(found['balance'])}"
                 if test
                 else f"fair share {pct(found['fair'])}"
             )

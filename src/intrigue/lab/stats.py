@@ -282,8 +282,9 @@ def chi_square_sf(statistic: float, df: int) -> float:
 def homogeneity_test(tallies: list[Tally]) -> dict[str, Any] | None:
     """Pearson's chi-square test that every tally has the same win rate (the pooled rate, the
     fair share): the k x 2 table of wins and losses. None with fewer than two tallies or no
-    variance. Seats of one game are not independent (one's win is another's loss), which
-    makes this test conservative for seats."""
+    variance. Seats of one game are not independent (one's win is another's loss): counting
+    each as a sample overstates the evidence (by P/(P-1) with P seats and one winner), so the
+    report's omnibus test is `fair_share_test`, with games as the units."""
     kept = [t for t in tallies if t.games > 0]
     games = sum(t.games for t in kept)
     if len(kept) < 2 or games == 0:
@@ -316,3 +317,81 @@ def balance_index(rates: list[float]) -> float | None:
     if len(rates) < 2:
         return None
     return 1.0 - (max(rates) - min(rates))
+
+
+def fair_share_test(games: list[dict[str, float]]) -> dict[str, Any] | None:
+    """The omnibus test that every key (seat, role, team, faction) gets its fair share, taking
+    *games* as the independent units: results of one game are tied (one seat's win is another's
+    loss), so counting each seat-row as a sample misstates the evidence.
+
+    ``games`` holds, per game, the result of every key present in it. A key's excess in a
+    game is its result minus the game's fair share (the mean result of the keys present);
+    with no advantage to any key each excess has mean zero. The statistic is the score test
+    T' S^- T of the summed excesses T, with S the sum of every game's outer product of
+    excesses (its generalized inverse: the excesses of a game sum to zero, so S is singular),
+    chi-square with S's rank as degrees of freedom. With one winner per game and every key in
+    every game it is close to Pearson's goodness-of-fit test of the win counts against the
+    fair share (the two agree as the games grow when there is no advantage).
+    None with fewer than two keys or no variation.
+    """
+    keys = sorted({key for game in games for key in game})
+    if len(keys) < 2:
+        return None
+    index = {key: i for i, key in enumerate(keys)}
+    size = len(keys)
+    total = [0.0] * size
+    scatter = [[0.0] * size for _ in range(size)]
+    results = 0.0
+    count = 0
+    for game in games:
+        if not game:
+            continue
+        fair = sum(game.values()) / len(game)
+        excess = [(index[key], result - fair) for key, result in game.items()]
+        for i, x in excess:
+            total[i] += x
+            for j, y in excess:
+                scatter[i][j] += x * y
+        results += sum(game.values())
+        count += len(game)
+    statistic, rank = quadratic_form_pinv(scatter, total)
+    if rank == 0:
+        return None
+    return {
+        "chi2": statistic,
+        "df": rank,
+        "p_value": chi_square_sf(statistic, rank),
+        "fair": results / count if count else 0.0,
+        "games": sum(1 for game in games if game),
+        "units": "games",
+    }
+
+
+def quadratic_form_pinv(
+    matrix: list[list[float]], vector: list[float], tolerance: float = 1e-9
+) -> tuple[float, int]:
+    """v' M^- v and the rank of M, for a symmetric positive semi-definite M and a v in its
+    column space (where every generalized inverse gives the same value): Gaussian elimination
+    pivoting on the largest remaining diagonal, stopping at pivots that vanish."""
+    a = [row[:] for row in matrix]
+    b = vector[:]
+    active = set(range(len(b)))
+    largest = max((a[i][i] for i in active), default=0.0)
+    value = 0.0
+    rank = 0
+    while active:
+        pivot = max(active, key=lambda i: a[i][i])
+        d = a[pivot][pivot]
+        if d <= tolerance * largest or d <= 0:
+            break
+        active.remove(pivot)
+        value += b[pivot] ** 2 / d
+        rank += 1
+        for j in active:
+            factor = a[j][pivot] / d
+            if factor == 0:
+                continue
+            b[j] -= factor * b[pivot]
+            for k in active:
+                a[j][k] -= factor * a[pivot][k]
+    return value, rank

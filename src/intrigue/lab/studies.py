@@ -11,6 +11,8 @@ from .paired import compare_paired
 from .stats import Tally, holm, one_proportion_z_test
 
 Rows = dict[str, list[dict[str, Any]]]
+# Seat labels a restricted seat's result is also broken down by.
+FOCUS_CATEGORIES = ("role", "faction")
 
 
 def _ok(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -54,12 +56,21 @@ def _strategy(
 ) -> dict[str, Any]:
     by_index = {r["index"]: r for r in reference}
     restricted, unrestricted = Tally(), Tally()
+    # The focus seat's role or faction: a restriction may matter to one role only.
+    by: dict[str, dict[str, tuple[Tally, Tally]]] = {}
     for row in games:
         ref = by_index.get(row["index"])
         if ref is None:
             continue
-        restricted.add(row["results"][row["focus"]])
-        unrestricted.add(ref["results"][row["focus"]])
+        focus = row["focus"]
+        restricted.add(row["results"][focus])
+        unrestricted.add(ref["results"][focus])
+        for category, labels in (row.get("labels") or {}).items():
+            theirs = (ref.get("labels") or {}).get(category)
+            if category in FOCUS_CATEGORIES and theirs and theirs[focus] == labels[focus]:
+                cell = by.setdefault(category, {}).setdefault(labels[focus], (Tally(), Tally()))
+                cell[0].add(row["results"][focus])
+                cell[1].add(ref["results"][focus])
     paired = compare_paired(reference, games, per_seat=False)
     focus = next((r for r in paired["rates"] if r["metric"] == "focus/win"), None)
     return {
@@ -72,6 +83,17 @@ def _strategy(
         "ci95": focus["ci95"] if focus else None,
         "p_value": focus["p_value"] if focus else None,
         "identical": paired["identical"],
+        "by": {
+            category: {
+                label: {
+                    "restricted": mine.to_json(),
+                    "unrestricted": theirs.to_json(),
+                    "delta": mine.rate - theirs.rate,
+                }
+                for label, (mine, theirs) in sorted(cells.items())
+            }
+            for category, cells in sorted(by.items())
+        },
     }
 
 

@@ -137,37 +137,66 @@ def _first_player(variant: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _fairness(variant: dict[str, Any]) -> list[dict[str, str]]:
+    found_all = variant.get("fairness", {})
+    teams = (found_all.get("team") or {}).get("members") or {}
     out = []
-    for category, found in variant.get("fairness", {}).items():
+    for category, found in found_all.items():
         test = found["test"]
         if test is None:
             continue
+        if category == "role" and teams:
+            continue  # roles play in teams: the team sentence names them
         words = CATEGORY_WORDS.get(category, category.title())
-        keys = sorted(found["keys"].items(), key=lambda item: -abs(item[1]["z"]))
-        if test["p_value"] < ALPHA:
+        significant = test["p_value"] < ALPHA
+        tested = (
+            f"chi-square {test['chi2']:.1f}, {test['df']} df, {p_text(test['p_value'])}, "
+            f"games as units"
+        )
+        if category == "team":
+            text = _team_sentence(found, teams, tested, significant)
+        elif significant:
+            keys = sorted(found["keys"].items(), key=lambda item: -abs(item[1]["z"]))
             extremes = "; ".join(
                 f"{_label(category, k)} wins {pct(v['rate'])} (z = {v['z']:+.1f})"
                 for k, v in keys[:3]
                 if abs(v["z"]) >= 2
             )
             text = (
-                f"{words} are not balanced (chi-square {test['chi2']:.1f}, {test['df']} df, "
-                f"{p_text(test['p_value'])}) against a fair share of {pct(found['fair'])}: "
-                f"{extremes or 'no single one stands out'}."
+                f"{words} are not balanced ({tested}) against a fair share of "
+                f"{pct(found['fair'])}: {extremes or 'no single one stands out'}."
             )
-            out.append(_say(category, text, True))
         else:
             text = (
                 f"{words} look balanced: no significant difference from the fair share of "
-                f"{pct(found['fair'])} ({p_text(test['p_value'])}; Ludii balance "
-                f"{found['balance']:.2f})."
+                f"{pct(found['fair'])} ({p_text(test['p_value'])}, games as units; Ludii "
+                f"balance {found['balance']:.2f})."
             )
-            out.append(_say(category, text, False))
+        out.append(_say(category, text, significant))
     return out
 
 
 def _label(category: str, key: str) -> str:
     return f"seat {key}" if category == "seat" else key.title()
+
+
+def _team_sentence(
+    found: dict[str, Any], members: dict[str, list[str]], tested: str, significant: bool
+) -> str:
+    """Teams in words, each with its roles: "Good (Constable and Duke) wins 67.9% of games"."""
+    keys = sorted(found["keys"].items(), key=lambda item: -item[1]["rate"])
+    parts = []
+    for team, v in keys:
+        roles = [r.title() for r in members.get(team, [])]
+        who = team.title()
+        if len(roles) > 1:
+            who += f" ({', '.join(roles[:-1])} and {roles[-1]})"
+        elif roles and roles[0].lower() != team.lower():
+            who += f" ({roles[0]})"
+        parts.append(f"{who} wins {pct(v['rate'])} of games")
+    listed = "; ".join(parts)
+    if significant:
+        return f"The teams are not balanced ({tested}): {listed}."
+    return f"The teams look balanced ({p_text(found['test']['p_value'])}): {listed}."
 
 
 def _rules(variant: dict[str, Any]) -> list[dict[str, str]]:
@@ -306,7 +335,8 @@ def _strategies(report: dict[str, Any]) -> list[dict[str, str]]:
         mode = "never using" if e["mode"] == "never" else "always preferring"
         parts.append(
             f"{mode} {e['kind']}: {pct(e['restricted']['rate'])} against "
-            f"{pct(e['unrestricted']['rate'])} ({e['delta'] * 100:+.1f} points)"
+            f"{pct(e['unrestricted']['rate'])} ({e['delta'] * 100:+.1f} points"
+            f"{_strongest_label(e)})"
         )
     return [
         _say(
@@ -318,6 +348,25 @@ def _strategies(report: dict[str, Any]) -> list[dict[str, str]]:
             True,
         )
     ]
+
+
+# A role or faction's own effect is named from this many focus games of it on.
+LABEL_GAMES = 20
+
+
+def _strongest_label(entry: dict[str, Any]) -> str:
+    """ "; as the Assassin -60.0": the role or faction the restriction moved most, when the
+    game has them."""
+    cells = [
+        (label, cell)
+        for labels in (entry.get("by") or {}).values()
+        for label, cell in labels.items()
+        if cell["restricted"]["games"] >= LABEL_GAMES
+    ]
+    if len(cells) < 2:
+        return ""
+    label, cell = max(cells, key=lambda item: abs(item[1]["delta"]))
+    return f"; as {label.title()} {cell['delta'] * 100:+.1f}"
 
 
 def _skill(report: dict[str, Any], reference: dict[str, Any]) -> list[dict[str, str]]:
