@@ -39,7 +39,7 @@ from intrigue.engine import Action, Game, Rng, State, load
 from intrigue.lab.stats import wilson_interval
 
 from . import common
-from .tensors import encoder
+from .observations import SeatTensors
 
 DEFAULT_OPPONENTS = ("random", "medium", "hard")
 
@@ -119,13 +119,15 @@ def evaluate(
     players: int | None = None,
     seed: int = 0,
     name: str | None = None,
+    history: bool = False,
     **options: Any,
 ) -> Evaluation:
-    """Play ``games`` games against each opponent (see the module docstring)."""
+    """Play ``games`` games against each opponent (see the module docstring); ``history``
+    feeds a tensor policy the perfect-recall observation (``history=True`` of the envs)."""
     rules = load(game)
     count = rules.player_counts[0] if players is None else players
     options.setdefault("max_turns", common.default_max_turns(game))
-    agent = _agent(policy, rules, count, options)
+    agent = _agent(policy, rules, count, options, history)
     scores = []
     for opponent in opponents:
         score = Score(opponent)
@@ -200,19 +202,22 @@ class _BotAgent(_Agent):
 class _TensorAgent(_Agent):
     """``policy(observation, action_mask) -> int``, fed like the PettingZoo environments."""
 
-    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], Any], *args: Any) -> None:
+    def __init__(
+        self, policy: Callable[[np.ndarray, np.ndarray], Any], history: bool, *args: Any
+    ) -> None:
         super().__init__(*args)
         self.policy = policy
         self.name = getattr(policy, "__name__", "policy")
-        self._encoder = encoder(self.game.id)
-        self._canvas = self._encoder.layout.canvas()
+        self._tensors = SeatTensors(
+            self.game, self.players, self.options.get("max_turns"), self.max_decisions, history
+        )
         self._ids = self.game.action_table.ids
 
     def move(self, state: State, seat: int) -> None:
-        self._encoder.update(self._canvas, state.shared_view(seat))
+        observation = self._tensors.tensor(state, seat)
         mask = np.zeros(self.game.num_actions, np.int8)
         mask[[self._ids[a] for a in state.legal_actions(seat)]] = 1
-        index = int(self.policy(self._canvas.data.copy(), mask))
+        index = int(self.policy(observation, mask))
         state.apply(seat, self.game.action_at(index))
 
 
@@ -310,7 +315,9 @@ def _index_of(game_id: str) -> Callable[[Action], int]:
     return load(game_id).action_table.ids.__getitem__
 
 
-def _agent(policy: Any, game: Game, players: int, options: dict[str, Any]) -> _Agent:
+def _agent(
+    policy: Any, game: Game, players: int, options: dict[str, Any], history: bool = False
+) -> _Agent:
     args = (game, players, options)
     if policy == AlwaysEnd.name:
         policy = AlwaysEnd()
@@ -325,7 +332,7 @@ def _agent(policy: Any, game: Game, players: int, options: dict[str, Any]) -> _A
     ):
         return _OpenSpielAgent(policy, *args)
     if callable(policy):
-        return _TensorAgent(policy, *args)
+        return _TensorAgent(policy, history, *args)
     raise TypeError(f"not a policy: {policy!r} (see intrigue.interop.evaluation)")
 
 

@@ -12,7 +12,8 @@ or build it directly: ``SingleAgentEnv("project-assassination", opponent="medium
 * The learner's seat rotates over the seats, one episode each (``seat=`` fixes it); every
   other seat is played by ``opponent`` (a bot name: ``random``, ``medium``, ``hard``, with
   settings such as ``"hard:iterations=50"``), seeing only its own view.
-* Observation: the seat's fixed-size tensor (``Box`` in [0, 1]); the legal actions are in
+* Observation: the seat's fixed-size tensor (``Box`` in [0, 1]; ``history=True`` appends the
+  seat's `History` of decisions, for perfect recall); the legal actions are in
   ``info["action_mask"]`` and ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` reads).
 * Rewards and endings as in the PettingZoo environments: the seat's return when the game
   ends by its rules (``terminated``); 0 and ``truncated`` when a ``max_turns`` the game does
@@ -35,7 +36,7 @@ from intrigue.bots.match import bot_move
 from intrigue.engine import Game, Rng, State, game_ids, load
 
 from . import common
-from .tensors import encoder
+from .observations import SeatTensors
 
 NAMESPACE = "intrigue"
 ILLEGAL_REWARD = -1.0
@@ -60,6 +61,7 @@ class SingleAgentEnv(gymnasium.Env):
         players: int | None = None,
         render_mode: str | None = None,
         max_decisions: int | None = None,
+        history: bool = False,
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -76,9 +78,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.opponent = opponent
         self._bots = [make_bot(opponent) for _ in range(self.players)]
         self.render_mode = render_mode
-        self.encoder = encoder(game_id)
-        self._canvas = self.encoder.layout.canvas()
-        self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        self.tensors = SeatTensors(
+            self.game, self.players, options.get("max_turns"), self.max_decisions, history
+        )
+        self.observation_space = spaces.Box(0.0, 1.0, (self.tensors.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._ids = self.game.action_table.ids
         self._episodes = 0
@@ -147,8 +150,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- what the learner sees ------------------------------------------------------------
     def _observation(self) -> np.ndarray:
-        self.encoder.update(self._canvas, self.intrigue_state.shared_view(self.seat))
-        return self._canvas.data.copy()
+        return self.tensors.tensor(self.intrigue_state, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner's seat now, as booleans over the action indices."""

@@ -3,7 +3,8 @@
 Agents are ``player_<seat>``. The agent to act is the first seat of the engine's ``to_move``:
 a simultaneous phase is played as turns in that order, and each agent's observation hides
 what the earlier ones chose, as the engine's views do. An observation is the game's
-fixed-size tensor of ``view(seat)`` (a ``Box`` in [0, 1]) and an ``int8`` mask over the game's
+fixed-size tensor of ``view(seat)`` (a ``Box`` in [0, 1]; with ``history=True`` followed by
+the seat's `History` of decisions, for perfect recall) and an ``int8`` mask over the game's
 stable action indices, all zero unless it is that agent's turn.
 
 Endings (docs/interop.md): a game that ends by its rules is *terminated* and every agent's
@@ -31,7 +32,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from intrigue.engine import Game, State, load
 
 from .. import common
-from ..tensors import encoder
+from ..observations import SeatTensors
 
 RENDER_MODES = ("human", "ansi")
 ILLEGAL_REWARD = -1.0  # what PettingZoo's classic environments give an illegal move
@@ -64,6 +65,7 @@ class IntrigueEnv(AECEnv):
         players: int | None = None,
         render_mode: str | None = None,
         max_decisions: int | None = None,
+        history: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -77,11 +79,9 @@ class IntrigueEnv(AECEnv):
         self.game.new(self.players, 0, **options)  # reject bad options at construction
         self.max_decisions = common.decision_cap(self.game, self.players, options, max_decisions)
         self.render_mode = render_mode
-        self.encoder = encoder(game_id)
-        # One buffer per seat, reused by every observe and updated incrementally: only the
-        # parts of the seat's view that changed since its last observation are encoded again.
-        self._canvases = [self.encoder.layout.canvas() for _ in range(self.players)]
-        self._encoded: list[tuple[State | None, int]] = [(None, -1)] * self.players
+        self.tensors = SeatTensors(
+            self.game, self.players, options.get("max_turns"), self.max_decisions, history
+        )
         self._action_ids = self.game.action_table.ids
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
         self.seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -95,7 +95,7 @@ class IntrigueEnv(AECEnv):
     def _observation_space(self) -> spaces.Dict:
         return spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.tensors.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
             }
         )
@@ -141,12 +141,7 @@ class IntrigueEnv(AECEnv):
 
     def tensor(self, seat: int) -> np.ndarray:
         """A copy of ``seat``'s observation tensor (encoded once per position and seat)."""
-        state = self.intrigue_state
-        canvas, key = self._canvases[seat], (state, state.actions_played)
-        if self._encoded[seat] != key:
-            self.encoder.update(canvas, state.shared_view(seat))
-            self._encoded[seat] = key
-        return canvas.data.copy()
+        return self.tensors.tensor(self.intrigue_state, seat)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -199,7 +194,7 @@ class IntrigueEnv(AECEnv):
 
     def close(self) -> None:
         self._state = None
-        self._encoded = [(None, -1)] * self.players
+        self.tensors.forget()
 
 
 def wrap(raw: IntrigueEnv) -> AECEnv:
