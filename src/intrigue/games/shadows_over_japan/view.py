@@ -36,29 +36,42 @@ def _noble(n: int) -> str | None:
     return None if n < 0 else NOBLES[n]
 
 
-def province_view(state: JapanState, p: int, seat: int | None) -> dict[str, Any]:
-    owner = state.nin[p]
-    ninja = None
-    if owner >= 0:
-        shown = state.nrev[p] or owner == seat
-        ninja = {
-            "seat": owner,
-            "revealed": state.nrev[p],
-            "style": STYLES[state.nsty[p]] if shown else None,
-            "infiltrating": state.infil[p],
-        }
-    sam = state.sam[p]
+def provinces_view(state: JapanState, seat: int | None) -> list[dict[str, Any]]:
+    """Every province holding something or held by a conqueror; any other province is empty
+    and owned by its home Noble (static data: data/map.json). One pass with the state's lists
+    at hand: views are built before every move, and this is most of one."""
+    owner, dev, sam, army, occ, nin = (
+        state.owner, state.dev, state.sam, state.army, state.occ, state.nin
+    )  # fmt: skip
+    moved, nrev, nsty, infil = state.moved, state.nrev, state.nsty, state.infil
     hidden_samurai = state.phase == "setup"  # face down until every ninja is placed
-    return {
-        "key": KEYS[p],
-        "owner": NOBLES[state.owner[p]],
-        "developments": state.dev[p],
-        "samurai": None if sam < 0 else ("hidden" if hidden_samurai else STYLES[sam]),
-        "army": _noble(state.army[p]),
-        "army_moved": state.moved[p] if state.army[p] >= 0 else False,
-        "occupier": _noble(state.occ[p]),
-        "ninja": ninja,
-    }
+    out = []
+    for p in range(NP):
+        o, d, s, a, c, n = owner[p], dev[p], sam[p], army[p], occ[p], nin[p]
+        if not d and s < 0 and a < 0 and c < 0 and n < 0 and o == HOME[p]:
+            continue
+        ninja = None
+        if n >= 0:
+            shown = nrev[p] or n == seat
+            ninja = {
+                "seat": n,
+                "revealed": nrev[p],
+                "style": STYLES[nsty[p]] if shown else None,
+                "infiltrating": infil[p],
+            }
+        out.append(
+            {
+                "key": KEYS[p],
+                "owner": NOBLES[o],
+                "developments": d,
+                "samurai": None if s < 0 else ("hidden" if hidden_samurai else STYLES[s]),
+                "army": None if a < 0 else NOBLES[a],
+                "army_moved": moved[p] if a >= 0 else False,
+                "occupier": None if c < 0 else NOBLES[c],
+                "ninja": ninja,
+            }
+        )
+    return out
 
 
 def card_view(state: JapanState, c: int) -> dict[str, Any]:
@@ -77,25 +90,23 @@ def _nobles_view(state: JapanState) -> list[dict[str, Any]]:
     # One pass over the map for every Noble's tallies (the state's economy(), samurai(),
     # conquered() and lost() each walk the map once per Noble): views are built on every move.
     economy, samurai, provinces, conquered, lost = ([0] * 4 for _ in range(5))
-    owner, dev, sam = state.owner, state.dev, state.sam
-    for p in range(NP):
-        n = owner[p]
-        economy[n] += dev[p]
+    for n, home, d, s in zip(state.owner, HOME, state.dev, state.sam, strict=True):
+        economy[n] += d
         provinces[n] += 1
-        if sam[p] >= 0:
+        if s >= 0:
             samurai[n] += 1
-        home = HOME[p]
         if home != n:
             conquered[n] += 1
             lost[home] += 1
+    armies = [state.armies(n) for n in range(4)]
     return [
         {
             "key": NOBLES[n],
             "name": NOBLE_NAMES[n],
             "capital": KEYS[CAPITAL_OF[n]],
             "economy": economy[n],
-            "military": 2 * state.armies(n) + samurai[n],
-            "armies": state.armies(n),
+            "military": 2 * armies[n] + samurai[n],
+            "armies": armies[n],
             "samurai": samurai[n],
             "provinces": provinces[n],
             "conquered": conquered[n],
@@ -154,18 +165,7 @@ def build_view(state: JapanState, seat: int | None) -> dict[str, Any]:
         "actions_left": state.actions_left,
         "prompt": state.prompt(seat),
         "setup_provinces": [[KEYS[p] for p in cards] for cards in state.setup_cards],
-        # Only provinces holding something or held by a conqueror: any other province is empty
-        # and owned by its home Noble (static data: data/map.json).
-        "provinces": [
-            province_view(state, p, seat)
-            for p in range(NP)
-            if state.dev[p]
-            or state.sam[p] >= 0
-            or state.army[p] >= 0
-            or state.occ[p] >= 0
-            or state.nin[p] >= 0
-            or state.owner[p] != HOME[p]
-        ],
+        "provinces": provinces_view(state, seat),
         "nobles": _nobles_view(state),
         "players": _players_view(state, seat),
         "honours": {
