@@ -78,3 +78,35 @@ def test_new_validates_players_seed_and_options(game_id: str) -> None:
     with pytest.raises(InvalidOption):
         game.new(seed=1, max_turns=0)
     assert game.new(seed=1, max_turns="2").options["max_turns"] == 2
+
+
+CHANCE_WORDS = ("random", "shuffle", "dealt", "coin flip", "drawn")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_options_that_fix_chance_are_declared(game_id: str) -> None:
+    """Issue 18: an option that fixes what chance decides (a deal, roles, a deck's top, who
+    starts) lets a table's creator rig hidden information, so every game declares such options
+    (`Option.fixes`, in people's words) and the server marks tables using them. An option left
+    unset by default is chance's to decide (max_turns aside), and so is one whose help says
+    what chance does otherwise."""
+    game = intrigue.load(game_id)
+    for opt in game.options:
+        if opt.name == "max_turns":
+            assert opt.fixes is None
+            continue
+        by_chance = opt.default is None or any(w in opt.help.lower() for w in CHANCE_WORDS)
+        assert (opt.fixes is not None) == by_chance, f"{game_id} option {opt.name}"
+        if opt.fixes is not None:
+            words = opt.fixes
+            assert words == words.strip() and words[0].islower(), words
+            assert "_" not in words and words != opt.name, f"not people's words: {words}"
+            assert opt.to_json()["fixes"] == words
+    fixing = [opt for opt in game.options if opt.fixes is not None]
+    assert fixing, f"{game_id}: every game has something chance decides"
+    sample = {opt.name: [] for opt in fixing}
+    assert game.fixed_chance(sample) == [opt.fixes for opt in fixing]
+    assert game.fixed_chance({}) == [] == game.fixed_chance({o.name: None for o in fixing})
+    fair = game.without_fixed_chance({**sample, "max_turns": 3})
+    assert fair == {**dict.fromkeys(sample), "max_turns": 3}
+    assert game.fixed_chance(fair) == []

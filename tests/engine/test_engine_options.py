@@ -126,6 +126,7 @@ def test_option_metadata_is_json() -> None:
         "default": 3,
         "help": "A count.",
         "choices": None,
+        "fixes": None,
     }
     assert data[2]["choices"] == ["ann", "bob", "cy"]
 

@@ -20,6 +20,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+import intrigue
 from intrigue.server.config import Settings
 from intrigue.server.tables.hub import Hub
 from intrigue.server.transport.run import uvicorn_config
@@ -147,6 +148,8 @@ def create_table(
     players: int | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "options": options or {}}
+    if custom_deal(game, options):  # the tests fix roles and deals: say so, as the lobby must
+        body["custom_deal"] = True
     if seats is not None:
         body["seats"] = seats
     if players is not None:
@@ -154,6 +157,11 @@ def create_table(
     response = httpx.post(f"{base}/api/tables", json=body, timeout=TIMEOUT)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def custom_deal(game: str, options: dict[str, Any] | None) -> bool:
+    """Whether ``options`` fix what chance decides (then the server needs ``custom_deal``)."""
+    return bool(intrigue.load(game).fixed_chance(options or {}))
 
 
 class Player:

@@ -29,6 +29,7 @@ from server_driver import (
     Player,
     ThreadServer,
     create_table,
+    custom_deal,
     first_action,
     is_over,
     play_until,
@@ -77,6 +78,7 @@ def closed_code(player: Player) -> int:
 def easy_table(server: ThreadServer, game: str, seats: list[str], **options: Any) -> dict:
     """A table whose stand-ins are easy bots (quick to decide on a busy machine)."""
     body = {"game": game, "seats": seats, "options": options, "clock_bot": "easy"}
+    body["custom_deal"] = custom_deal(game, options)
     answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=TIMEOUT)
     assert answer.status_code == 201, answer.text
     return dict(answer.json())
@@ -373,6 +375,7 @@ def test_odd_option_values_are_refused_or_accepted_never_a_server_error(attack_s
                     "game": game["id"],
                     "seats": ["human"] * game["players"][0],
                     "options": {option["name"]: value},
+                    "custom_deal": True,
                 }
                 answer = httpx.post(f"{attack_server.url}/api/tables", json=body, timeout=TIMEOUT)
                 assert answer.status_code in (201, 400), (game["id"], option["name"], value)

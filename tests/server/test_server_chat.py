@@ -244,6 +244,7 @@ def ended_with_a_whisper(server, connect, reveal: bool) -> tuple[dict, list[Play
         "seats": ["human"] * 5,
         "options": {"roles": ROLES, "max_turns": 1},
         "reveal_chat": reveal,
+        "custom_deal": True,
     }
     response = httpx.post(f"{server.url}/api/tables", json=body, timeout=TIMEOUT)
     assert response.status_code == 201, response.text

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from .actions import Action, ActionTable
 from .errors import IllegalAction, InvalidAction, InvalidOption
 from .events import Event
-from .options import Option, resolve_options
+from .options import Option, fixed_chance, resolve_options, without_fixed_chance
 from .outcome import Outcome
 from .record import Record
 from .rng import Rng
@@ -59,6 +59,15 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
+
+    def fixed_chance(self, options: dict[str, Any]) -> list[str]:
+        """What ``options`` fix that chance would decide (`Option.fixes`, in people's words);
+        empty when the deal is left to the seed. A table with any is a *custom deal*."""
+        return fixed_chance(self.options, options)
+
+    def without_fixed_chance(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` without those that fix chance: the same rules with a fair deal."""
+        return without_fixed_chance(self.options, options)
 
     # -- states -----------------------------------------------------------------------------
     def new(self, players: int | None = None, seed: int | None = None, **options: Any) -> State:

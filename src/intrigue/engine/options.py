@@ -16,6 +16,14 @@ class Option:
     ``kind`` is ``int``, ``str``, ``bool`` or ``list`` (a list of strings; from text it is read
     comma-separated). ``choices`` limits the allowed values (for lists: of each element).
     ``check`` may raise `InvalidOption` for constraints the type cannot express.
+
+    ``fixes`` declares an option that fixes what chance would otherwise decide (a deal, the
+    roles, the top of a deck, who plays first): in people's words, what it fixes ("the roles").
+    Set, it lets whoever creates a table rig hidden information, so the server marks such a
+    table as a *custom deal* for every seat, never carries it into a rematch, and accepts it
+    only when asked for explicitly. Every option whose default leaves a choice to chance must
+    declare it (checked for every registered game by the conformance tests); rule variants
+    leave it None.
     """
 
     name: str
@@ -25,6 +33,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     check: Callable[[Any], None] | None = None
+    fixes: str | None = None
 
     def coerce(self, value: Any) -> Any:
         """Turn a value (possibly text from a command line or a form) into a valid option value."""
@@ -80,6 +89,7 @@ class Option:
             "default": self.default,
             "help": self.help,
             "choices": None if self.choices is None else list(self.choices),
+            "fixes": self.fixes,
         }
 
 
@@ -107,3 +117,20 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any]) -> d
         name: opt.default if given.get(name) is None else opt.coerce(given[name])
         for name, opt in by_name.items()
     }
+
+
+def fixed_chance(declared: tuple[Option, ...], options: Mapping[str, Any]) -> list[str]:
+    """What the set ``options`` fix that chance would decide, in people's words (declaration
+    order); empty for a fair deal. Unset (None) values fix nothing."""
+    return [
+        opt.fixes for opt in declared if opt.fixes is not None and options.get(opt.name) is not None
+    ]
+
+
+def without_fixed_chance(
+    declared: tuple[Option, ...], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``options`` with every option that fixes chance unset (None: chance decides again), as
+    for a rematch: the same rules, a fair deal."""
+    fixing = {opt.name for opt in declared if opt.fixes is not None}
+    return {name: None if name in fixing else value for name, value in options.items()}

@@ -164,8 +164,16 @@ OPTIONS = (
         "(a,2..10,j,q,k,jk) joined by '-', in the order throne row b-e, step row a-f, front row "
         "b-e of its courtroom (default: shuffled).",
         check=_check_deals,
+        fixes="the entourages' face-down layouts",
     ),
-    Option("first", int, None, "The seat that plays first (default: random, MB-21).", minimum=0),
+    Option(
+        "first",
+        int,
+        None,
+        "The seat that plays first (default: random, MB-21).",
+        minimum=0,
+        fixes="who plays first",
+    ),
     Option(
         "setup",
         list,
@@ -174,6 +182,7 @@ OPTIONS = (
         "<entourage>:<rank>@<place>[!] with place a square, hand, grave, prison<e> or ball, "
         "'!' for face up. Cards not listed are out of the game.",
         check=_check_setup,
+        fixes="the whole starting position",
     ),
     Option("eight", str, "A", "The 8's pip map: A or B (MB-4).", choices=("A", "B")),
     Option(

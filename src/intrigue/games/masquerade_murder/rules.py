@@ -157,6 +157,7 @@ OPTIONS = (
         "Fix the roles, one per seat in seat order (default: dealt at random).",
         choices=ROLE_NAMES,
         check=_check_roles,
+        fixes="the roles",
     ),
     Option(
         "seating",
@@ -165,6 +166,7 @@ OPTIONS = (
         "Fix the clockwise seating cycle of the seats; the pile "
         "passes to the next seat in it (default: random).",
         check=_check_seating,
+        fixes="the seating order",
     ),
     Option(
         "first_cards",
@@ -174,6 +176,7 @@ OPTIONS = (
         "order; the sixth card is the extra (default: dealt at random).",
         choices=ALL_CARDS,
         check=_check_first_cards,
+        fixes="the first night's order cards",
     ),
     Option("board", str, "theta16", "Seating board.", choices=tuple(BOARDS)),
     Option(

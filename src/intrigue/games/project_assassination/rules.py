@@ -144,6 +144,7 @@ OPTIONS = (
         None,
         "Seat that is Player 1 and moves first (default: a coin flip).",
         choices=(0, 1),
+        fixes="who plays first",
     ),
     Option(
         "item_deck",
@@ -151,6 +152,7 @@ OPTIONS = (
         None,
         "Fix the top of the Item deck, top card first; the rest is random.",
         check=_deck_check("item_deck", ITEM_DECK),
+        fixes="the top of the Item deck",
     ),
     Option(
         "collectible_deck",
@@ -158,6 +160,7 @@ OPTIONS = (
         None,
         "Fix the top of the Collectible deck, top card first; the rest is random.",
         check=_deck_check("collectible_deck", COLLECTIBLE_DECK),
+        fixes="the top of the Collectible deck",
     ),
     Option(
         "enemy_deck",
@@ -165,6 +168,7 @@ OPTIONS = (
         None,
         "Fix the top of the Enemy deck, top card first; the rest is random.",
         check=_deck_check("enemy_deck", ENEMY_DECK),
+        fixes="the top of the Enemy deck",
     ),
     Option(
         "coins",
@@ -172,6 +176,7 @@ OPTIONS = (
         None,
         "Fix the placement coin flips in order (heads: Player 1 places); then random.",
         check=_check_coins,
+        fixes="the placement coin flips",
     ),
     Option(
         "cage",

@@ -161,6 +161,7 @@ OPTIONS = (
         "Fix each seat's Noble card, in seat order (default: dealt at random).",
         choices=NOBLES,
         check=_check_nobles,
+        fixes="the secret Nobles",
     ),
     Option(
         "markers",
@@ -168,6 +169,7 @@ OPTIONS = (
         None,
         "Fix each seat's turn marker, in seat order: a permutation of 1..players "
         "(default: dealt at random).",
+        fixes="the turn markers",
     ),
     Option(
         "deck",
@@ -178,6 +180,7 @@ OPTIONS = (
         "provinces per seat, then 3 hand cards per seat, in that order.",
         choices=KEYS,
         check=_check_deck,
+        fixes="the top of the territory deck",
     ),
     Option(
         "honours",
@@ -186,6 +189,7 @@ OPTIONS = (
         "Fix the first Honour cards in reveal order (the rest are drawn at random).",
         choices=HONOUR_KEYS,
         check=_check_unique("honours"),
+        fixes="the Honour cards",
     ),
     Option(
         "samurai",
@@ -193,6 +197,7 @@ OPTIONS = (
         None,
         "Fix the styles of the first samurai drawn from the supply (then random).",
         choices=STYLES,
+        fixes="the samurai drawn",
     ),
     Option(
         "reshuffles",
@@ -201,6 +206,7 @@ OPTIONS = (
         "Fix the order of each reshuffled deck, in reshuffle order: each item is the new deck "
         "top first, province keys joined by '.' (then random). Used by determinize.",
         check=_check_reshuffles,
+        fixes="the reshuffled decks",
     ),
     Option(
         "honour_ties",
@@ -208,6 +214,7 @@ OPTIONS = (
         None,
         "Fix the Nobles that win honours tied after every tie-break, in order (then random).",
         choices=NOBLES,
+        fixes="who wins tied honours",
     ),
     Option(
         "interaction_cost",

@@ -66,17 +66,25 @@ function optionInput(opt) {
   return el("input", attrs);
 }
 
+function optionRow(opt) {
+  return el("label", {}, el("span", { class: "name", text: opt.name }), optionInput(opt),
+    el("small", { text: opt.help + (opt.choices ? ` (${opt.choices.join(", ")})` : "") }));
+}
+
+// Options that fix what chance decides (roles, deals, who starts) are offered only behind the
+// explicit "custom deal / puzzle" choice: such a table is marked as a custom deal for everyone.
 function fillOptions() {
   const game = currentGame();
-  const rows = game.options.map((opt) =>
-    el("label", {}, el("span", { class: "name", text: opt.name }), optionInput(opt),
-      el("small", { text: opt.help + (opt.choices ? ` (${opt.choices.join(", ")})` : "") })));
-  $("options").replaceChildren(...rows);
+  $("options").replaceChildren(...game.options.filter((o) => !o.fixes).map(optionRow));
+  $("custom-options").replaceChildren(...game.options.filter((o) => o.fixes).map(optionRow));
+  $("custom-options").hidden = !$("custom-deal").checked;
 }
 
 function readOptions() {
   const options = {};
+  const custom = $("custom-deal").checked;
   for (const opt of currentGame().options) {
+    if (opt.fixes && !custom) continue;
     const input = document.querySelector(`[name="option-${opt.name}"]`);
     const text = input.value.trim();
     if (text === "") continue;
@@ -93,6 +101,8 @@ async function createTable(event) {
   $("create-error").textContent = "";
   const seats = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
   const body = { game: $("game").value, players: Number($("players").value), seats, options: readOptions() };
+  body.custom_deal = $("custom-deal").checked && Object.keys(body.options).some(
+    (name) => currentGame().options.find((o) => o.name === name)?.fixes);
   body.reveal_chat = $("reveal-chat").checked; // table talk: whispers shown once the game is over
   Object.assign(body, clockChoice($)); // time control and clock bot
   const response = await fetch("/api/tables", {
@@ -133,7 +143,9 @@ async function refreshTables() {
   if (!response.ok) return;
   const { tables } = await response.json();
   const rows = tables.map((t) => el("tr", {},
-    el("td", { text: t.name }), el("td", {}, el("code", { text: t.id })),
+    el("td", {}, t.name, ...(t.custom_deal?.length
+      ? [el("br"), el("small", { class: "custom-deal", text: `custom deal: fixed ${t.custom_deal.join(", ")}` })]
+      : [])), el("td", {}, el("code", { text: t.id })),
     el("td", { text: seatSummary(t) }), el("td", { text: t.step }),
     el("td", {}, el("a", { href: `/table/${t.id}`, text: "spectate" }))));
   document.querySelector("#open-tables tbody").replaceChildren(...rows);
@@ -147,6 +159,7 @@ async function start() {
   $("game").addEventListener("change", fillPlayers);
   $("players").addEventListener("change", fillSeats);
   $("create-form").addEventListener("submit", createTable);
+  $("custom-deal").addEventListener("change", () => { $("custom-options").hidden = !$("custom-deal").checked; });
   fillPlayers();
   watchClockForm($);
   refreshTables();

@@ -137,11 +137,20 @@ function left(message) {
   render();
 }
 
+// The table's creator fixed what chance decides (roles, a deal...): everyone is told what.
+function showCustomDeal(fixed) {
+  $("custom-deal").hidden = !fixed?.length;
+  if (fixed?.length) {
+    $("custom-deal").textContent = `Custom deal: the table's creator fixed ${fixed.join(", ")}.`;
+  }
+}
+
 function receive(message) {
   if (message.type === "left") return left(message);
   if (message.type === "rematch") return rematch.receive(message, game.view);
   if (message.type === "chat" || message.about === "chat") return chat.receive(message);
   if (message.type === "sync") chat.sync(message);
+  if (message.type === "sync") showCustomDeal(message.custom_deal);
   if (message.type === "error") {
     game.pending = false;
     $("error").textContent = message.message;

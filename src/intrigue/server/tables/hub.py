@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 import intrigue
+from intrigue.engine import InvalidOption
 
 from ..config import Settings
 from ..storage.db import HUMAN, PLAYING, Store, TableRecord
@@ -104,13 +105,24 @@ class Hub:
         options: dict[str, Any],
         kinds: list[str] | None,
         settings: dict[str, Any] | None = None,
+        custom_deal: bool = False,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table and a secret token per human seat.
 
+        Options that fix what chance decides (`Option.fixes`: roles, a deal, who starts) make a
+        *custom deal*, accepted only with ``custom_deal`` (the lobby's "custom deal / puzzle"
+        choice), so no one rigs a deal by accident or unseen: every seat and the lobby see it.
         Raises `UnknownGame`, `InvalidOption` or `ValueError` (bad seats) with a clear message.
         """
         game = intrigue.load(game_id)
         state = game.new(players, secrets.randbits(63), **options)
+        fixed = game.fixed_chance(state.options)
+        if fixed and not custom_deal:
+            raise InvalidOption(
+                f"these options fix what chance decides ({', '.join(fixed)}), so the table "
+                "would be a custom deal, shown as such to every player; ask for one with "
+                '"custom_deal": true'
+            )
         kinds = check_seat_kinds(kinds, state.players)
         tokens = {seat: secrets.token_urlsafe(24) for seat, k in enumerate(kinds) if k == HUMAN}
         record = TableRecord(

@@ -2,10 +2,12 @@
 
 After the end any seat may ask (``{"type": "rematch"}`` on its WebSocket). The server creates a
 table with the same game, player count, options, table settings and seat kinds, and a fresh
-secret seed; the seats are permuted at random (server-side), so humans and bots land on new
-seats and the new deal gives new roles. A table gets at most one rematch: the database sets
-``tables.rematch`` once (``UPDATE ... WHERE rematch IS NULL``, in the same transaction that
-creates the new table), so a second click, or two clicks at once, lead to the same table.
+secret seed (a custom deal's options, those that fix what chance decides, are never carried:
+the rematch is dealt fairly); the seats are permuted at random (server-side), so humans and
+bots land on new seats and the new deal gives new roles. A table gets at most one rematch:
+the database sets ``tables.rematch`` once (``UPDATE ... WHERE rematch IS NULL``, in the same
+transaction that creates the new table), so a second click, or two clicks at once, lead to
+the same table.
 
 There are no accounts: a player is whoever holds a seat's link. The new seat's token is
 derived from the old seat's token (an HMAC keyed by the old token), so only the holder of the
@@ -79,19 +81,21 @@ class Plan:
 
 
 def plan_rematch(old: LiveTable, rng: random.Random) -> Plan:
-    """The rematch of ``old``: same game, players, options and seat kinds; seats shuffled."""
+    """The rematch of ``old``: same game, players, rules and seat kinds; seats shuffled; a
+    fresh deal (options that fixed chance, a custom deal's, are left out)."""
     state = old.state
     order = sorted(old.seats)
     rng.shuffle(order)  # order[new seat] = the old seat that moves there
     seed = secrets.randbits(63)
-    state.game.new(state.players, seed, **state.options)  # the options still make a game
+    options = state.game.without_fixed_chance(state.options)
+    state.game.new(state.players, seed, **options)  # the options still make a game
     kinds = [_rematch_kind(old.seats[s]) for s in order]
     return Plan(
         id=secrets.token_hex(6),
         game=state.game.id,
         players=state.players,
         seed=seed,
-        options=dict(state.options),
+        options=options,
         kinds=kinds,
         created=old.settings.time.now(),
         seats={old_seat: new_seat for new_seat, old_seat in enumerate(order)},

@@ -103,8 +103,15 @@ class LiveTable:
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in self.seats.values()],
             "step": len(state.history),
             "to_move": list(state.to_move),
+            "custom_deal": self.custom_deal,
             **self.clock.public(),
         }
+
+    @property
+    def custom_deal(self) -> list[str]:
+        """What the table's creator fixed that chance would decide, in people's words (empty:
+        a fair deal). Shown to every seat and in the lobby: the creator could know it."""
+        return self.state.game.fixed_chance(self.state.options)
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -118,6 +125,7 @@ class LiveTable:
         """Send the client its seat's full picture and start telling it every change."""
         sync = game_message("sync", self.state, client.seat, 0)
         sync["chat"] = self.chat.sync(client.seat, self.state.is_over)
+        sync["custom_deal"] = self.custom_deal
         self.clock.annotate(sync, self.state, client.seat, 0)
         client.send(sync)
         client.seen = self.state.log_length

@@ -48,6 +48,9 @@ class CreateTable(BaseModel):
     # The time control ({"mode": "move", "seconds": 60}...) and the bot that moves when it runs out.
     clock: dict[str, Any] | None = None
     clock_bot: str | None = None
+    # Options that fix what chance decides (roles, a deal...) need this explicit choice: the
+    # table is then a "custom deal", marked as such for every seat and in the lobby.
+    custom_deal: StrictBool = False
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -128,7 +131,7 @@ def _add_api(app: FastAPI, hub: Hub) -> None:
                 **clock_settings(body.clock, body.clock_bot),
             }
             table, tokens = await hub.create(
-                body.game, body.players, body.options, body.seats, settings
+                body.game, body.players, body.options, body.seats, settings, body.custom_deal
             )
         except UnknownGame as exc:
             raise HTTPException(400, f"unknown game: {exc}") from None
