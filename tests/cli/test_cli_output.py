@@ -43,8 +43,8 @@ def test_outcome_lines_follow_the_outcome_and_the_unmasked_roles():
     winners = ", ".join(f"seat {s}" for s in state.outcome.winners)
     assert lines[0].replace(" and ", ", ").startswith(f"Winners: {winners} win")
     assert f"Reason: {state.outcome.reason}." in lines
-    assert "(The game was cut off by its max_turns limit.)" in lines
-    assert lines[-1].startswith("Unmasked: seat 0 " + state.role_of(0))
+    assert "(The game was cut off by its turn limit.)" in lines
+    assert lines[-1].startswith("Unmasked: seat 0 " + state.role_of(0).capitalize())
     assert outcome_lines(GAME.new(seed=3).view(None)) == []
 
 

@@ -40,7 +40,7 @@ def test_full_game_against_random_bots_reports_the_real_outcome(spawn: Spawn, tm
     assert winners_line is not None
     assert seats_in(winners_line.group(1)) == set(outcome.winners)
     assert f"Reason: {outcome.reason}." in final
-    roles = ", ".join(f"seat {s} {state.role_of(s)}" for s in range(5))
+    roles = ", ".join(f"seat {s} {state.role_of(s).capitalize()}" for s in range(5))
     assert f"Unmasked: {roles}." in final
     assert ("You won." if outcome.returns[0] > 0 else "You lost.") in final
 

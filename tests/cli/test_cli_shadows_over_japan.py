@@ -29,7 +29,7 @@ def test_a_one_season_game_against_a_bot_to_the_end(spawn, tmp_path) -> None:
     assert f"You back {noble.title()}." in before
     assert "Provinces with tokens" in before and "Your clan" in before
     assert "Noble cards revealed" in before.split("Your move")[-1]
-    assert re.search(rf"Noble cards revealed: {noble}, {rival}", before)
+    assert re.search(rf"Noble cards revealed: {noble.title()}, {rival.title()}", before)
     assert f"Reason: {state.outcome.reason}." in final
     winners = re.search(r"Winners: (.*) wins?\.", final)
     assert winners is not None

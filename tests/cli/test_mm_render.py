@@ -180,7 +180,7 @@ def test_every_event_of_a_game_reads_as_a_sentence():
     for seat in [None, *range(5)]:
         view = state.view(seat)
         for event in state.events(seat):
-            line = describe_event(event, view)
+            line = GAME.describe_event(event, view)
             assert isinstance(line, str) and line, event
             kinds.add(event["kind"])
     assert {"role", "targeted", "took", "result", "revelation", "unmasked"} <= kinds

@@ -174,7 +174,7 @@ def test_no_card_at_all_loses_mb23() -> None:
     state = position("0:q@c5", "1:k@d6", first=0)
     play(state, "inspect c5", "move c5 d6", "end")  # the Queen slays South's last card
     assert state.is_over and state.outcome.winners == (0,)
-    assert "MB-23" in state.outcome.reason
+    assert "no card left" in state.outcome.reason
 
 
 def test_release_returns_a_prisoner_to_its_owner_hand() -> None:

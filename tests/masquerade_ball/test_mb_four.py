@@ -121,7 +121,7 @@ def test_last_player_controlling_a_courtroom_wins_mb29() -> None:
     assert state.to_move == (0,)
     play(state, "inspect nc1", "end")  # North held East's throne through East's turn
     assert state.is_over and state.outcome.winners == (0,)
-    assert "MB-29" in state.outcome.reason
+    assert "controls every courtroom left" in state.outcome.reason
 
 
 def test_nun_delivery_into_another_courtroom_takes_its_axis() -> None:
@@ -197,4 +197,4 @@ def test_mb45_a_side_emptied_in_another_turn_falls_vacant_before_the_cap() -> No
 def test_mb45_the_last_side_standing_wins_before_the_cap() -> None:
     state = _north_delivers_its_queen_onto_east_last_card()
     assert state.is_over and not state.outcome.capped and state.outcome.winners == (0,)
-    assert "MB-29" in state.outcome.reason
+    assert "controls every courtroom left" in state.outcome.reason

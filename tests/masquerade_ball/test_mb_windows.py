@@ -209,5 +209,5 @@ def test_mb28_or_he_takes_it_himself() -> None:
 def test_liberate_is_refused_when_the_owner_lost_it_to_you() -> None:
     state = _conquest("3:3@prison1")  # East's own seat lost East to North just now
     assert "liberate" not in legal(state)
-    with pytest.raises(IllegalAction, match="MB-28"):
+    with pytest.raises(IllegalAction, match="cannot be handed back"):
         play(state, "liberate")

@@ -574,7 +574,7 @@ def test_mm20_max_turns_good_wins_capped() -> None:
     outcome = state.outcome
     assert outcome.capped is True
     assert outcome.winners == (C, T, D)
-    assert "MM-20" in outcome.reason and state.to_move == ()
+    assert "with the Duke alive" in outcome.reason and state.to_move == ()
 
 
 def test_mm20_unlimited_by_default() -> None:

@@ -26,7 +26,7 @@ def test_sj_29_no_march_into_your_own_nobles_occupation(state: JapanState) -> No
     ninja(state, "hida", 0, "stone", infiltrating=True)
     fund(state)
     assert "march hida etchu" not in legal(state)
-    with pytest.raises(IllegalAction, match="SJ-29"):
+    with pytest.raises(IllegalAction, match="is already occupied by"):
         play(state, 0, "march hida etchu")
 
 

@@ -95,10 +95,11 @@ def outcome_lines(view: dict[str, Any]) -> list[str]:
         lines = ["The game is a draw."]
     lines.append(f"Reason: {outcome['reason']}.")
     if outcome.get("capped"):
-        lines.append("(The game was cut off by its max_turns limit.)")
+        lines.append("(The game was cut off by its turn limit.)")
     roles = view.get("roles")
     if isinstance(roles, list) and roles:
-        lines.append("Unmasked: " + ", ".join(f"seat {s} {r}" for s, r in enumerate(roles)) + ".")
+        unmasked = ", ".join(f"seat {s} {str(r).capitalize()}" for s, r in enumerate(roles))
+        lines.append(f"Unmasked: {unmasked}.")
     return lines
 
 

@@ -25,6 +25,7 @@ from .options import Option, fixed_chance, resolve_options, without_fixed_chance
 from .outcome import Outcome
 from .record import Record
 from .rng import Rng
+from .wording import game_over_text
 
 SEED_BITS = 63
 
@@ -132,7 +133,10 @@ class Game(ABC):
     def describe_event(self, event: dict[str, Any], view: dict[str, Any]) -> str | None:
         """One readable line for a log event as the view's seat saw it (None: no text)."""
         describe = self._presentation("describe_event")
-        return None if describe is None else describe(event, view)
+        text = None if describe is None else describe(event, view)
+        if text is None and event.get("kind") == "game_over":
+            text = game_over_text(event, view)  # the same end for every game that has no own
+        return text
 
     def render(self, view: dict[str, Any]) -> Any:
         """A ``rich`` renderable drawing the view for the terminal."""

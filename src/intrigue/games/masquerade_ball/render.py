@@ -138,7 +138,9 @@ def render_view(view: dict[str, Any]) -> RenderableType:
         attacks = "; ".join(f"{p['from']} → {p['to']}" for p in view["pending"])
         parts.append(Text(f"Attacks waiting for their verdicts: {attacks}", style="yellow"))
     if view["holding"]:
-        held = "; ".join(f"seat {h['seat']} on side {h['side']}'s thrones" for h in view["holding"])
+        held = "; ".join(
+            f"seat {h['seat']} on {_side(view, h['side'])}'s thrones" for h in view["holding"]
+        )
         parts.append(Text(f"Holding enemy thrones: {held}", style="bold yellow"))
     window = view.get("window")
     if window:
@@ -200,7 +202,7 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
         side = window["side"] if window else view["side_to_play"]
         owners = view["sides"][side]["prisoners_of"]
         i = int(args[0])
-        owner = f"side {owners[i]}'s" if i < len(owners) else "its owner's"
+        owner = f"{_side(view, owners[i])}'s" if i < len(owners) else "its owner's"
         return f"release prisoner #{i} to {owner} hand"
     if verb == "pass":
         window = view.get("window")
@@ -208,10 +210,18 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
             return "take the conquered courtroom (and its entourage) yourself"
         return "release no (more) prisoners now"
     if verb == "liberate":
-        return "hand the conquered courtroom back to its first owner (MB-28)"
+        return "hand the conquered courtroom back to its first owner"
     if verb == "end":
         return "end the turn (untap; attacks are judged)"
     return str(action)
+
+
+def _side(view: dict[str, Any], side: int) -> str:
+    """A side as players know it: its name and suit ("North ♠")."""
+    sides = view.get("sides") or []
+    if not 0 <= side < len(sides):
+        return "another side"
+    return f"{sides[side]['name']} {SUIT_SYMBOLS.get(sides[side]['suit'], '')}".rstrip()
 
 
 def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
@@ -219,15 +229,16 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     kind = event["kind"]
     seat = event.get("seat")
     who = "you" if seat is not None and seat == view.get("seat") else f"seat {seat}"
+    play = "play" if who == "you" else "plays"
     texts = {
         "setup": lambda: f"The ball begins; seat {event['first']} plays first.",
-        "turn": lambda: f"Turn {event['turn']}: {who} plays side {event['side']}.",
+        "turn": lambda: f"Turn {event['turn']}: {who} {play} {_side(view, event['side'])}.",
         "inspect": lambda: f"{who} inspected the card on {event['square']}.",
         "saw": lambda: f"It is the {event['rank']} ({event['square']}).",
         "play": lambda: f"{who} took a card ({SUIT_SYMBOLS.get(event['suit'], '?')}) from hand.",
         "placed": lambda: f"{who} placed a card on {event['square']} ({event['how']}).",
         "move": lambda: f"{who} moved {event['frm']} → {event['to']}.",
-        "attack": lambda: f"{who} attacks {event['to']} from {event['frm']}!",
+        "attack": lambda: f"{who} attacked {event['to']} from {event['frm']}!",
         "swap": lambda: f"{who} swapped {event['a']} and {event['b']}.",
         "rotate": lambda: f"{who} rotated a ballroom card to {event['axis']}.",
         "unmask": lambda: (
@@ -241,16 +252,18 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         "drop": lambda: (
             f"It lands on {event['to']}" + (" — an attack!" if event["attack"] else ".")
         ),
-        "free": lambda: f"{who} freed prisoner #{event['index']} of side {event['prison']}.",
+        "free": lambda: (
+            f"{who} freed prisoner #{event['index']} of {_side(view, event['prison'])}."
+        ),
         "resurrect": lambda: (
-            f"{who} raised card #{event['index']} of side {event['graveyard']}'s graveyard."
+            f"{who} raised card #{event['index']} of {_side(view, event['graveyard'])}'s graveyard."
         ),
         "released": lambda: (
-            f"{who} released a prisoner of side {event['prison']}'s prison to side "
-            f"{event['to']}'s hand."
+            f"{who} released a prisoner of {_side(view, event['prison'])}'s prison to "
+            f"{_side(view, event['to'])}'s hand."
         ),
         "liberated": lambda: (
-            f"{who} handed side {event['side']}'s courtroom back to seat {event['side']}."
+            f"{who} handed {_side(view, event['side'])}'s courtroom back to seat {event['side']}."
         ),
         "judged": lambda: (
             f"On {event['square']}: attacker {event['attacker']}, defender {event['defender']}."
@@ -266,8 +279,12 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
             + "."
         ),
         "untap": lambda: f"{who} untapped.",
-        "conquered": lambda: f"Seat {event['seat']} conquered side {event['side']}'s courtroom!",
-        "vacant": lambda: f"Side {event['side']} has no card left; its courtroom is vacant.",
+        "conquered": lambda: (
+            f"Seat {event['seat']} conquered {_side(view, event['side'])}'s courtroom!"
+        ),
+        "vacant": lambda: (
+            f"{_side(view, event['side'])} has no card left; its courtroom is vacant."
+        ),
         "eliminated": lambda: f"Seat {event['seat']} is out of the game.",
     }
     make = texts.get(kind)

@@ -803,9 +803,7 @@ class BallState(State):
         if verb == "liberate":
             if phase != CONQUEST:
                 return "only a conqueror hands a courtroom back, right after conquering it"
-            return (
-                "its first owner still plays, or lost it to you: it cannot be handed back (MB-28)"
-            )
+            return "its first owner still plays, or lost it to you: it cannot be handed back"
         if between:
             return "between turns you may only release prisoners ('release <i>') or 'pass'"
         if verb == "pass":
@@ -816,13 +814,13 @@ class BallState(State):
             return "you have already inspected a card this turn"
         if verb == "end":
             if self.must_play:
-                return "with no card on the board you must play one from your hand (MB-23)"
+                return "with no card on the board you must play one from your hand"
             names = ", ".join(self._name_of(c) for c in self._obligations())
             return f"the card on {names} has no centre pip and an empty pip square: it must move"
         if verb == "play":
             return (
                 "you may play one card from your hand, before anything moves, onto an empty "
-                "square of your courtroom (MB-12)"
+                "square of your courtroom"
             )
         if verb in ("move", "swap", "rotate"):
             return self._move_reason(action)
@@ -846,7 +844,7 @@ class BallState(State):
         if not flags & F_MOVE:
             return (
                 "only the inspected card, the played card and cards brought in by an ability "
-                "move, once each per turn (MB-13)"
+                "move, once each per turn"
             )
         if action.verb == "rotate":
             return "only a card in the ballroom rotates, once a turn"
@@ -859,7 +857,7 @@ class BallState(State):
         if other != EMPTY and other in self._attacked():
             return "that card is already attacked this turn: never attack the same square twice"
         if action.verb == "swap":
-            return "swap only a step and a throne of your own courtroom, both your cards (MB-9)"
+            return "swap only a step and a throne of your own courtroom, both your cards"
         return f"a {RANK_LABELS[self.rank[cid]]} cannot move from {src} to {dst} (its pip map)"
 
     def _ability_reason(self, verb: str) -> str:
@@ -873,7 +871,7 @@ class BallState(State):
         if self._invoker(kind) == EMPTY:
             return (
                 f"no acting card of yours can use the {kind}'s ability now: it must be a masked "
-                f"{kind} inspected, played or brought in this turn (MB-14)"
+                f"{kind} inspected, played or brought in this turn"
             )
         bound = self._obligations()
         if bound and self.options["abilities"] != "interleaved":
@@ -1317,7 +1315,7 @@ class BallState(State):
         alive = {s for s in self.ctrl if s != NOBODY}
         if len(alive) == 1:
             (winner,) = alive
-            self._end_game({winner}, f"seat {winner} controls every courtroom left (MB-29)")
+            self._end_game({winner}, f"seat {winner} controls every courtroom left")
             return True
         return False
 
@@ -1333,7 +1331,7 @@ class BallState(State):
                 return
             if self.players == 2:
                 loser = self.ctrl[e]
-                self._end_game({1 - loser}, f"{self._side(e)} has no card left (MB-23)")
+                self._end_game({1 - loser}, f"{self._side(e)} has no card left")
                 return
             self._eliminate_empty(e)
             if self.phase == OVER:
@@ -1355,7 +1353,7 @@ class BallState(State):
             names = " and ".join(self._side(e) for e in empty)
             winners = {self.ctrl[e] for e in range(2) if e not in empty}
             verb = "have" if len(empty) > 1 else "has"
-            self._end_game(winners, f"{names} {verb} no card left (MB-23)")
+            self._end_game(winners, f"{names} {verb} no card left")
             return True
         for e in empty:
             self._eliminate_empty(e)

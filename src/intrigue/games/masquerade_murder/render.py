@@ -178,10 +178,6 @@ def _ev_unmasked(e: dict[str, Any], view: dict[str, Any]) -> str:
     return f"Unmasked: {roles}."
 
 
-def _ev_game_over(e: dict[str, Any], view: dict[str, Any]) -> str:
-    return f"Game over: {_seats(e['winners'], view)} win — {e['reason']}."
-
-
 _EVENT_TEXT = {
     "setup": _ev_setup,
     "role": _ev_role,
@@ -198,7 +194,6 @@ _EVENT_TEXT = {
     "revelation": _ev_revelation,
     "result": _ev_result,
     "unmasked": _ev_unmasked,
-    "game_over": _ev_game_over,
 }
 
 

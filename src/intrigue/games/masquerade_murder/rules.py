@@ -148,6 +148,10 @@ def _check_first_cards(value: list[str]) -> None:
         raise InvalidOption("option first_cards: give five different cards, one per seat")
 
 
+def _nights(count: int) -> str:
+    return f"{count} night" if count == 1 else f"{count} nights"
+
+
 OPTIONS = (
     MAX_TURNS,
     Option(
@@ -329,7 +333,7 @@ class MurderState(State):
         self._expect(seat, action, "target", "choose a target with 'target <seat>'")
         target = action.args[0]
         if target == seat:
-            raise IllegalAction(seat, action, "you cannot target yourself (MM-11)")
+            raise IllegalAction(seat, action, "you cannot target yourself")
         if not self.active[target]:  # type: ignore[index]
             raise IllegalAction(seat, action, f"seat {target} has left the game")
         self.targets[seat] = target  # type: ignore[assignment]
@@ -367,7 +371,7 @@ class MurderState(State):
         elif action.verb == "swap":
             taken, cell = action.args
             if seat != self.joker:
-                raise IllegalAction(seat, action, "only the Joker holder may swap (MM-13)")
+                raise IllegalAction(seat, action, "only the Joker holder may swap")
             if taken not in occupant:
                 raise IllegalAction(seat, action, f"no cube has been placed on {taken}")
             self._check_free(seat, action, cell)  # type: ignore[arg-type]
@@ -501,7 +505,7 @@ class MurderState(State):
         elif self.options["max_turns"] is not None and self.night >= self.options["max_turns"]:
             self._end(
                 evil=False,
-                reason=f"the ball ended after {self.night} nights with the Duke alive (MM-20)",
+                reason=f"the ball ended after {_nights(self.night)} with the Duke alive",
                 capped=True,
             )
         else:

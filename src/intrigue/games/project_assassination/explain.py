@@ -260,5 +260,5 @@ def _placement_reason(state: AssassinationState, cell: int) -> str:
     kind = state.drawn_enemy
     return (
         f"{name} is within a player's weapon reach, or a player would be within the "
-        f"{kind}'s range there (PA-18)"
+        f"{kind}'s range there"
     )

@@ -19,6 +19,8 @@ from intrigue.engine import Action
 from .data import (
     CARD_IDS,
     HOME,
+    HONOUR_INDEX,
+    HONOURS,
     INDEX,
     IS_CAPITAL,
     NAMES,
@@ -36,6 +38,24 @@ STYLE_MARK = {"stone": "● Stone", "scissor": "✕ Scissor", "paper": "◇ Pape
 
 def _name(key: str) -> str:
     return NAMES[INDEX[key]]
+
+
+def _honour(key: str | None) -> str:
+    return "none" if key is None else str(HONOURS[HONOUR_INDEX[key]]["name"])
+
+
+def _clan(key: str | None) -> str:
+    """A Noble by the family name players call him by ("Takeda")."""
+    return "nobody" if key is None else NOBLE_NAMES[NOBLE_INDEX[key]].split()[0]
+
+
+def _clans(keys: list[str]) -> str:
+    return ", ".join(_clan(k) for k in keys) or "none"
+
+
+def _intel(card: str) -> str:
+    """An Intelligence card ("INT-TAKEDA-2") as "Takeda Intelligence"."""
+    return f"{_clan(card.split('-')[1].lower())} Intelligence"
 
 
 def _noble(key: str | None) -> Text:
@@ -125,23 +145,26 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     if kind == "season":
         return f"It is now {e['season']} of year {e['year']}."
     if kind == "honour_revealed":
-        return f"Honour card revealed: {e['honour']}."
+        return f"Honour card revealed: {_honour(e['honour'])}."
     if kind == "honour_awarded":
-        who = e["noble"] or "nobody (buried)"
-        return f"Honour {e['honour']} awarded to {who}."
+        who = _clan(e["noble"]) if e["noble"] else "nobody (buried)"
+        return f"Honour {_honour(e['honour'])} awarded to {who}."
     if kind == "move":
         return _move_text(e, view)
     if kind == "substituted":
-        return f"{_seat(e['seat'], view)} used a Substitution: {e['frm']} ↔ {e['to']}."
+        return (
+            f"{_seat(e['seat'], view)} used a Substitution: {_name(e['frm'])} ↔ {_name(e['to'])}."
+        )
     if kind == "stole":
-        return f"{_seat(e['seat'], view)} stole {e['card']} in {_name(e['at'])}."
+        return f"{_seat(e['seat'], view)} stole {_intel(e['card'])} in {_name(e['at'])}."
     if kind == "sabotaged":
         return f"{_seat(e['seat'], view)} sabotaged {_name(e['at'])}."
     if kind == "seppuku":
         return f"{_seat(e['seat'], view)}'s ninja in {_name(e['at'])} committed seppuku."
     if kind == "marched":
         return (
-            f"{_seat(e['seat'], view)} marched the {e['army']} army {e['frm']} → {e['to']}: "
+            f"{_seat(e['seat'], view)} marched the {_clan(e['army'])} army "
+            f"{_name(e['frm'])} → {_name(e['to'])}: "
             f"{e['result']}."
         )
     if kind == "claimed":
@@ -163,7 +186,7 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
         return f"Your new ninja in {_name(e['at'])} is {_style(e['style'])}."
     if kind == "substitution":
         swapped = "swapped" if e["swapped"] else "kept in place"
-        return f"Your Substitution {e['frm']} ↔ {e['to']}: tokens {swapped}."
+        return f"Your Substitution {_name(e['frm'])} ↔ {_name(e['to'])}: tokens {swapped}."
     if kind == "discarded":
         return f"{_seat(e['seat'], view)} discarded {_name(e['card'])}."
     if kind == "initiative":
@@ -171,9 +194,9 @@ def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     if kind == "extra_action":
         return f"{_seat(e['seat'], view)} bought an extra action."
     if kind == "neutral":
-        return "Unbacked Nobles: " + ", ".join(e["nobles"]) + "."
+        return "Unbacked Nobles: " + _clans(e["nobles"]) + "."
     if kind == "revealed":
-        return "Noble cards revealed: " + ", ".join(e["nobles"]) + "."
+        return "Noble cards revealed: " + _clans(e["nobles"]) + "."
     if kind in ("cards", "hand"):
         return "You drew: " + ", ".join(_name(k) for k in e["cards"]) + "."
     return None
@@ -188,7 +211,7 @@ def _move_text(e: dict[str, Any], view: dict[str, Any]) -> str:
             f"{fight['result']}"
         )
     if e["infiltrated"]:
-        text += f"; infiltrated the {e['infiltrated']} army"
+        text += f"; infiltrated the {_clan(e['infiltrated'])} army"
     return text + "."
 
 
@@ -212,7 +235,7 @@ def _header(view: dict[str, Any]) -> Text:
         text.append(f" — {_seat(view['current'], view)} to act")
         if view["phase"] == "actions":
             text.append(f", {view['actions_left']} action(s) left")
-    face_up = honours["face_up"] or "none"
+    face_up = _honour(honours["face_up"])
     text.append(f"\nHonour face up: {face_up}; {honours['deck_size']} left in the deck. ")
     text.append(f"Deck {view['deck_size']}, discard {len(view['discard'])}, ")
     text.append(f"gold supply {view['gold_supply']}.")
@@ -250,7 +273,7 @@ def _players(view: dict[str, Any]) -> Table:
         noble = (
             _noble(p["noble"])
             if p["noble"]
-            else Text("not " + ", ".join(p["ruled_out"]) if p["ruled_out"] else "?")
+            else Text("not " + _clans(p["ruled_out"]) if p["ruled_out"] else "?")
         )
         table.add_row(
             _seat(p["seat"], view),
@@ -259,7 +282,7 @@ def _players(view: dict[str, Any]) -> Table:
             str(p["hand_size"]),
             str(p["ninjas"]),
             str(p["pool"]),
-            ", ".join(p["intelligence"]) or "—",
+            ", ".join(_intel(c) for c in p["intelligence"]) or "—",
             noble,
         )
     return table
@@ -277,10 +300,10 @@ def _board(view: dict[str, Any]) -> Table:
         owner = _noble(p["owner"])
         home = NOBLES[HOME[i]]
         if p["owner"] != home:
-            owner.append(f" (from {home})")
-        army = p["army"] or ""
+            owner.append(f" (from {_clan(home)})")
+        army = _clan(p["army"]) if p["army"] else ""
         if p["occupier"]:
-            army = (army + " " if army else "") + f"{p['occupier']} occupying"
+            army = (army + " " if army else "") + f"{_clan(p['occupier'])} occupying"
         if p["army"] and p["army_moved"]:
             army += " (moved)"
         table.add_row(
@@ -318,11 +341,12 @@ def _you(view: dict[str, Any]) -> Panel | None:
         lines.append(
             Text(
                 f"  {card['card']} {card['name']} — {card['mission']} "
-                f"(against {card['against']}){' ★' if card['capital'] else ''}"
+                f"(against {_clan(card['against'])}){' ★' if card['capital'] else ''}"
             )
         )
     if you["intelligence"]:
-        lines.append(Text("Intelligence: " + ", ".join(you["intelligence"])))
+        lines.append(Text("Intelligence: " + ", ".join(_intel(c) for c in you["intelligence"])))
     if you["claimable"]:
-        lines.append(Text("You may claim: " + ", ".join(you["claimable"]), style="bold green"))
+        claimable = ", ".join(_name(k) for k in you["claimable"])
+        lines.append(Text("You may claim: " + claimable, style="bold green"))
     return Panel(Group(*lines), title="Your clan", box=box.ROUNDED)

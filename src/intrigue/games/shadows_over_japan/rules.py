@@ -48,8 +48,10 @@ from .data import (
     IS_CAPITAL,
     KEYS,
     MISSION,
+    NAMES,
     NINJA_ADJ,
     NOBLE_INDEX,
+    NOBLE_NAMES,
     NOBLES,
     RIVAL,
     SABOTAGE,
@@ -581,14 +583,14 @@ class JapanState(State):
     # -- moves and fights -------------------------------------------------------------------
     def _move_error(self, seat: int, p: int, q: int) -> str | None:
         if self.nin[p] != seat:
-            return f"you have no ninja in {KEYS[p]}"
+            return f"you have no ninja in {NAMES[p]}"
         if q not in NINJA_ADJ_SETS[p]:
-            return f"{KEYS[q]} is neither next to {KEYS[p]} by land nor across one water region"
+            return f"{NAMES[q]} is neither next to {NAMES[p]} by land nor across one water region"
         if self.nin[q] == seat:
-            return f"your own ninja stands in {KEYS[q]}: ninjas never stack (use substitute)"
+            return f"your own ninja stands in {NAMES[q]}: ninjas never stack (use substitute)"
         hosted = self.army[q] >= 0
         if hosted and self.nrev[p]:
-            return "a revealed ninja cannot infiltrate the army there (SJ-7)"
+            return "a revealed ninja cannot infiltrate the army there"
         cost = self._move_cost(q)
         if cost > self.actions_left:
             return f"this move costs {cost} actions and you have {self.actions_left} left"
@@ -692,7 +694,7 @@ class JapanState(State):
         if self.nin[p] != seat or self.nin[q] != seat:
             raise self._fail(seat, action, "substitution needs your own ninjas in both provinces")
         if q not in NINJA_ADJ_SETS[p]:
-            raise self._fail(seat, action, f"{KEYS[q]} is not one move from {KEYS[p]}")
+            raise self._fail(seat, action, f"{NAMES[q]} is not one move from {NAMES[p]}")
         if self.actions_left < 1:
             raise self._fail(seat, action, "you have no action left")
         self.actions_left -= 1
@@ -708,13 +710,13 @@ class JapanState(State):
         p = INDEX[action.args[0]]  # type: ignore[index]
         noble = HOME[p]
         if self.nin[p] != seat:
-            raise self._fail(seat, action, f"you have no ninja in {KEYS[p]}")
+            raise self._fail(seat, action, f"you have no ninja in {NAMES[p]}")
         if self.nrev[p]:
             raise self._fail(seat, action, "a revealed ninja cannot steal Intelligence")
         if self.sam[p] >= 0 or self.army[p] >= 0:
-            raise self._fail(seat, action, f"{KEYS[p]} is defended (samurai or army, SJ-14)")
+            raise self._fail(seat, action, f"{NAMES[p]} is defended (samurai or army)")
         if not self.intel_cap[noble]:
-            raise self._fail(seat, action, f"no Intelligence is left in {KEYS[p]}")
+            raise self._fail(seat, action, f"no Intelligence is left in {NAMES[p]}")
         if self.actions_left < 1:
             raise self._fail(seat, action, "you have no action left")
         self.actions_left -= 1
@@ -728,11 +730,11 @@ class JapanState(State):
     def _act_sabotage(self, seat: int, action: Action) -> None:
         p = INDEX[action.args[0]]  # type: ignore[index]
         if self.nin[p] != seat:
-            raise self._fail(seat, action, f"you have no ninja in {KEYS[p]}")
+            raise self._fail(seat, action, f"you have no ninja in {NAMES[p]}")
         if not self.dev[p]:
-            raise self._fail(seat, action, f"{KEYS[p]} has no development")
+            raise self._fail(seat, action, f"{NAMES[p]} has no development")
         if self.sam[p] >= 0 or self.army[p] >= 0:
-            raise self._fail(seat, action, f"{KEYS[p]} is defended (samurai or army, SJ-14)")
+            raise self._fail(seat, action, f"{NAMES[p]} is defended (samurai or army)")
         if self.actions_left < 1:
             raise self._fail(seat, action, "you have no action left")
         self.actions_left -= 1
@@ -744,7 +746,7 @@ class JapanState(State):
     def _act_seppuku(self, seat: int, action: Action) -> None:
         p = INDEX[action.args[0]]  # type: ignore[index]
         if self.nin[p] != seat:
-            raise self._fail(seat, action, f"you have no ninja in {KEYS[p]}")
+            raise self._fail(seat, action, f"you have no ninja in {NAMES[p]}")
         if self.actions_left < 1:
             raise self._fail(seat, action, "you have no action left")
         self.actions_left -= 1
@@ -768,15 +770,15 @@ class JapanState(State):
     def _march_error(self, seat: int, p: int, q: int) -> str | None:
         n = self.army[p]
         if self.nin[p] != seat or n < 0 or not self.infil[p]:
-            return f"you infiltrate no army in {KEYS[p]}"
+            return f"you infiltrate no army in {NAMES[p]}"
         if self.moved[p]:
             return "that army has already moved this season"
         if q not in ARMY_ADJ_SETS[p]:
-            return f"an army cannot reach {KEYS[q]} from {KEYS[p]} (land or a strait only)"
+            return f"an army cannot reach {NAMES[q]} from {NAMES[p]} (land or a strait only)"
         if self.army[q] >= 0:
-            return f"an army already stands in {KEYS[q]}"
+            return f"an army already stands in {NAMES[q]}"
         if self.occ[q] == n:
-            return f"{KEYS[q]} is already occupied by {NOBLES[n]} (SJ-29)"
+            return f"{NAMES[q]} is already occupied by {NOBLE_NAMES[n]}"
         if not self.gold[seat]:
             return "marching costs 1 gold and you have none"
         return None
@@ -871,7 +873,7 @@ class JapanState(State):
         c = INDEX[action.args[0]]  # type: ignore[index]
         if c not in self.claimable:
             raise self._fail(
-                seat, action, f"your last action completed no claimable mission on {KEYS[c]}"
+                seat, action, f"your last action completed no claimable mission on {NAMES[c]}"
             )
         self.claimable = ()
         self._discard_from_hand(seat, c)
@@ -904,9 +906,9 @@ class JapanState(State):
     def _act_recruit(self, seat: int, action: Action) -> None:
         c, style = INDEX[action.args[0]], STYLE_INDEX[action.args[1]]  # type: ignore[index]
         if c not in self.hand[seat]:
-            raise self._fail(seat, action, f"you hold no {KEYS[c]} card")
+            raise self._fail(seat, action, f"you hold no {NAMES[c]} card")
         if self.nin[c] >= 0:
-            raise self._fail(seat, action, f"a ninja already stands in {KEYS[c]}")
+            raise self._fail(seat, action, f"a ninja already stands in {NAMES[c]}")
         if not self.pool[seat][style]:
             raise self._fail(seat, action, f"you have no {STYLES[style]} ninja to recruit")
         self._pay(seat, action)
@@ -932,7 +934,7 @@ class JapanState(State):
         if not isinstance(other, int) or not 0 <= other < self.players:
             raise self._fail(seat, action, f"there is no seat {other}")
         if self.markers[other] >= self.markers[seat]:
-            raise self._fail(seat, action, "you may only take a lower turn marker (SJ-27)")
+            raise self._fail(seat, action, "you may only take a lower turn marker")
         self._pay(seat, action)
         self.claimable = ()
         m = self.markers
@@ -951,7 +953,7 @@ class JapanState(State):
     def _discard(self, seat: int, action: Action) -> None:
         c = INDEX[action.args[0]]  # type: ignore[index]
         if c not in self.hand[seat]:
-            raise self._fail(seat, action, f"you hold no {KEYS[c]} card")
+            raise self._fail(seat, action, f"you hold no {NAMES[c]} card")
         self._discard_from_hand(seat, c)
         self._emit("discarded", None, seat=seat, card=KEYS[c])
         if len(self.hand[seat]) <= HAND_LIMIT:
@@ -1237,7 +1239,7 @@ class JapanState(State):
         }
         self._emit("revealed", None, **self.final)
         why = "the season cap was reached" if capped else "the last Honour card was awarded"
-        names = ", ".join(f"seat {s} ({NOBLES[self.nobles[s]]})" for s in sorted(winners))
+        names = ", ".join(f"seat {s} ({NOBLE_NAMES[self.nobles[s]]})" for s in sorted(winners))
         self._finish(
             Outcome.win_loss(
                 self.players,
@@ -1271,17 +1273,20 @@ class JapanState(State):
         if phase == SETUP:
             cards = self.setup_cards[self.current]
             p = cards[sum(1 for c in cards if self.nin[c] == self.current)]
-            return f"choose the style of your ninja in {KEYS[p]}: style <stone|scissor|paper>"
+            return f"choose the fighting style of your ninja in {NAMES[p]}"
         if phase == ACTIONS:
-            claim = "claim <card> or " if self.claimable and seat == self.current else ""
+            mine = self.claimable and seat == self.current
+            claim = "claim a completed mission or " if mine else ""
             return (
                 f"{self.actions_left} ninja action(s) left: {claim}move, substitute, steal, "
-                "sabotage, seppuku, march (1 gold), extra (1 gold) or end"
+                "sabotage, seppuku, march an army (1 gold), buy an extra action (1 gold) or end"
             )
         if phase == SPEND:
-            return "spend gold: recruit <card> <style>, march, draw, initiative <seat>, or end"
+            return (
+                "spend gold: recruit a ninja, march an army, buy cards, take the initiative, or end"
+            )
         if phase == DISCARD:
-            return f"hand over {HAND_LIMIT} cards: discard <card>"
+            return f"more than {HAND_LIMIT} cards in hand: choose one to discard"
         return "the game is over"
 
     def _view(self, seat: int | None) -> dict[str, Any]:

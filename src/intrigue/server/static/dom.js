@@ -24,6 +24,19 @@ export function cap(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+// A log line for an event the game gave no text for: its kind in words, never the raw event.
+export function eventWords(kind) {
+  return `${cap(String(kind ?? "event").replaceAll("_", " "))}.`;
+}
+
+// "Game over: seat 1 wins." / "seat 0 and seat 2 win" / "a draw" (no winners at all).
+export function gameOverText(winners) {
+  if (!winners.length) return "Game over: a draw.";
+  const names = winners.map((s) => `seat ${s}`);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+  return `Game over: ${list} ${names.length > 1 ? "win" : "wins"}.`;
+}
+
 export function seatName(seat, view) {
   return seat === view.seat ? `seat ${seat} (you)` : `seat ${seat}`;
 }

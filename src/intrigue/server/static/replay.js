@@ -3,7 +3,7 @@
 // action and events; `GET /api/tables/{id}/replay/{step}?seat=…` one step's view (revealed:
 // the public view and every seat's). The board is drawn by the game's own renderer, the one
 // the table page uses, with no legal moves. The server refuses a replay until the game is over.
-import { cap, el } from "./dom.js";
+import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { rendererFor } from "./renderers.js";
 
 const ALL = "all";
@@ -64,8 +64,7 @@ function renderOutcome(view) {
   if (box.hidden) return;
   const { winners, reason } = view.outcome;
   const me = seatOf(replay.perspective);
-  const names = winners.length ? winners.map((s) => `seat ${s}`).join(", ") : "nobody";
-  let verdict = `Game over: ${names} win.`;
+  let verdict = gameOverText(winners);
   if (me !== null) verdict = winners.includes(me) ? `Seat ${me} wins.` : `Seat ${me} loses.`;
   box.className = `outcome ${me === null ? "" : winners.includes(me) ? "won" : "lost"}`;
   box.textContent = reason ? `${verdict} ${cap(reason)}.` : verdict;
@@ -90,8 +89,8 @@ function renderSecrets(r, data) {
 }
 
 function logLine(event, text, seats, step, current) {
-  const { kind, private: secret, ...rest } = event;
-  const line = text ?? `${kind} ${Object.keys(rest).length ? JSON.stringify(rest) : ""}`;
+  const { kind, private: secret } = event;
+  const line = text ?? eventWords(kind);
   const shown = seats ? `${seats.map((s) => `seat ${s}`).join(", ")} · ${line}` : line;
   const classes = [secret ? "private" : null, step === current ? "current" : null];
   return el("li", { class: classes.filter(Boolean).join(" ") || null, "data-kind": kind,

@@ -2,7 +2,7 @@
 // view large, the digital form of the cubes on the real board, while each player's phone is
 // its private screen. It is a spectator connection: it never sends a token (even if one is in
 // the address), so the server sends it the public view and public events only.
-import { cap, el } from "./dom.js";
+import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { rendererFor } from "./renderers.js";
 
 const LOG_LINES = 12;
@@ -18,13 +18,12 @@ function renderOutcome(view) {
   box.hidden = !view.is_over || !view.outcome;
   if (box.hidden) return;
   const { winners, reason } = view.outcome;
-  const names = winners.length ? winners.map((s) => `seat ${s}`).join(", ") : "nobody";
-  box.textContent = `Game over: ${names} win.${reason ? ` ${cap(reason)}.` : ""}`;
+  box.textContent = `${gameOverText(winners)}${reason ? ` ${cap(reason)}.` : ""}`;
 }
 
 function renderLog() {
   const lines = screen.log.slice(-LOG_LINES).map(({ event, text }) =>
-    el("li", { "data-kind": event.kind, text: text ?? event.kind }));
+    el("li", { "data-kind": event.kind, text: text ?? eventWords(event.kind) }));
   $("log").replaceChildren(...lines);
   $("log").start = Math.max(1, screen.log.length - LOG_LINES + 1);
 }

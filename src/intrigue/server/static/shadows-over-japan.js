@@ -80,6 +80,8 @@ window.addEventListener("resize", () => {
 });
 
 const nobleName = (key) => NOBLES[key]?.short ?? key ?? "—";
+// An Intelligence card id ("INT-TAKEDA-2") as players know it: "Takeda Intelligence".
+const intelName = (card) => `${nobleName(card.split("-")[1]?.toLowerCase())} Intelligence`;
 const provinceName = (key) => map?.provinces.get(key)?.name ?? key;
 const honourName = (key) => map?.honours?.[key] ?? key;
 
@@ -401,7 +403,7 @@ export const shadowsOverJapan = {
         el("strong", { id: "your-noble", text: noble?.name ?? nobleName(you.noble) }), "."),
       el("p", { text: `Ninjas in your pool: ${pool.join(", ") || "none"}.` }),
       el("h3", { text: "Your hand" }), handList(you),
-      you.intelligence.length ? el("p", { text: `Intelligence: ${you.intelligence.join(", ")}.` }) : "",
+      you.intelligence.length ? el("p", { text: `Intelligence: ${you.intelligence.map(intelName).join(", ")}.` }) : "",
     );
   },
 

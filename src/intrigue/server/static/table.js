@@ -1,7 +1,7 @@
 // The table page: one WebSocket to the server, which sends this seat's view, its events and
 // its legal moves; every click sends {type: "act", action}. The page keeps nothing secret of
 // its own: it only shows what the server sent for this seat.
-import { cap, el } from "./dom.js";
+import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { createChat } from "./chat.js";
 import { createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
@@ -79,7 +79,7 @@ function renderOutcome(view) {
   const { winners, reason } = view.outcome;
   const draw = winners.length === 0; // no winners at all: a draw for everyone
   const mine = view.seat !== null && !draw;
-  let verdict = draw ? "Game over: a draw." : `Game over: ${winners.map((s) => `seat ${s}`).join(", ")} win.`;
+  let verdict = gameOverText(winners);
   if (mine) verdict = winners.includes(view.seat) ? "You win!" : "You lose.";
   const mood = mine ? (winners.includes(view.seat) ? "won" : "lost") : draw ? "draw" : "";
   box.className = `outcome ${mood}`;
@@ -91,8 +91,8 @@ function renderLog() {
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   log.replaceChildren(...game.log.map(({ event, text }) => {
-    const { kind, private: secret, ...rest } = event;
-    const line = text ?? `${kind} ${Object.keys(rest).length ? JSON.stringify(rest) : ""}`;
+    const { kind, private: secret } = event;
+    const line = text ?? eventWords(kind);
     return el("li", { class: secret ? "private" : null, "data-kind": kind, text: line });
   }));
   if (atBottom) log.scrollTop = log.scrollHeight;
