@@ -27,8 +27,9 @@ from intrigue.games.shadows_over_japan.data import CARD_IDS, KEYS, STYLES
 
 Message = dict[str, Any]
 GAME_KEYS = {"type", "seat", "view", "events", "event_texts", "legal_actions"}
-# What the server adds to a sync or an update: the table's status, its notes, the chat.
-EXTRA_KEYS = {"table", "notes", "chat", "accepted"}
+# Besides the game: table metadata, server notes, chat, acknowledgements and (in a sync) the
+# public list of what a custom deal fixed.
+EXTRA_KEYS = {"table", "notes", "chat", "accepted", "custom_deal"}
 
 
 def canonical(value: Any) -> str:
