@@ -43,7 +43,9 @@ def test_sync_sends_exactly_the_seats_view_events_and_moves(server, connect):
     player = connect(table["id"], table["links"][1]["token"])
     sync = player.sync()
     state = live_state(server, table["id"])
-    assert set(sync) == MESSAGE_KEYS | {"chat", "table", "notes", "custom_deal"} and sync["seat"] == 1
+    assert (
+        set(sync) == MESSAGE_KEYS | {"chat", "table", "notes", "custom_deal"} and sync["seat"] == 1
+    )
     assert sync["custom_deal"] == ["the roles"]
     assert sync["view"] == state.view(1)
     assert sync["events"] == state.events(1)
