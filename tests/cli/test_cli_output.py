@@ -88,3 +88,19 @@ def test_seat_lists_and_bot_assignment():
     assert bot_names_for("easy,random", [1, 3]) == {1: "easy", 3: "random"}
     with pytest.raises(ValueError, match="one per bot seat"):
         bot_names_for("easy,random", [1, 2, 3])
+
+
+def test_rules_at_the_prompt_prints_the_games_guide_and_asks_again():
+    console, out = quiet_console()
+    state = GAME.new(seed=12, max_turns=1)
+    answers = iter(["rules", "1"])
+    play = TerminalPlay(console, state, {0}, {}, read=lambda prompt: next(answers))
+    play._human_turn(0)  # one turn: 'rules' does not move, '1' does
+    text = out.getvalue()
+    guide = GAME.guide()
+    assert "How to play Masquerade Murder" in text
+    assert guide.goal[:60] in text.replace("\n", " ")
+    for entry in guide.section("Roles").entries:
+        assert f"{entry.name}: " in text
+    assert text.count("Seat 0, your moves:") == 2  # the menu again after the rules
+    assert len(state.history) == 1

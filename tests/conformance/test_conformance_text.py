@@ -30,8 +30,9 @@ SEEDS = range(3)
 TURN_CAPS = (2, 6, 40)
 
 CODE = re.compile(r"\b(?:MM|MB|PA|SJ)-\d+[a-z]?\b")
-# "you plays", "you has", "you is", "you was" (but "you pass", "you access")
-AGREEMENT = re.compile(r"\b[Yy]ou (?:has|is|was|(?!\w+ss\b)\w+s)\b")
+# "you plays", "you has", "you is", "you was" (but "you pass", "you access", "gives you its")
+NOT_VERBS = r"(?:its|this|thus|his|us|as|plus|always|yes|towards)\b"
+AGREEMENT = re.compile(rf"\b[Yy]ou (?:has|is|was|(?!{NOT_VERBS})(?!\w+ss\b)\w+s)\b")
 SIDE_NUMBER = re.compile(r"\b[Ss]ide \d")
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")  # game_over, max_turns, loses_next_turn
 
@@ -164,7 +165,7 @@ def test_every_text_a_person_sees_reads_as_text(game_id: str) -> None:
         ("the Duke survived (MM-20)", ["a ruling code ('MM-20')"]),
         ('game_over {"winners": [1]}', ["a brace", "an internal identifier ('game_over')"]),
         ("Honour bushido awarded to takeda.", ["raw keys ['bushido', 'takeda']"]),
-        ("You pass. You attack e4 and you win.", []),
+        ("You pass. You attack e4 and you win. It hands you its cards.", []),
         (None, ["no text at all"]),
     ],
 )

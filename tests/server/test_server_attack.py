@@ -560,6 +560,7 @@ def test_a_seat_given_up_is_a_bot_in_the_rematch(attack_server):
 ROUTES = {
     # pages: the same static file whatever the table
     ("GET", "/"): "page",
+    ("GET", "/rules/{game_id}"): "page",
     ("GET", "/table/{table_id}"): "page",
     ("GET", "/table/{table_id}/screen"): "page",
     ("GET", "/table/{table_id}/replay"): "page",
@@ -629,7 +630,9 @@ def test_no_route_gives_a_caller_without_a_token_a_seats_view(attack_server, mid
         elif kind == "the same for every table":
             answer = httpx.get(url, timeout=TIMEOUT)
             app = attack_server.app  # type: ignore[attr-defined]
-            expected = app.openapi() if path == "/openapi.json" else intrigue.games()
+            guides = {g: intrigue.load(g).guide().to_json() for g in intrigue.engine.game_ids()}
+            games = [{**g, "guide": guides[g["id"]]} for g in intrigue.games()]
+            expected = app.openapi() if path == "/openapi.json" else games
             assert answer.json() == json.loads(json.dumps(expected)), path
         elif kind == "public":
             answer = httpx.get(url, timeout=TIMEOUT)

@@ -24,12 +24,13 @@ from .output import hide_screen, print_events, print_outcome, say, show
 
 HELP = """\
 Type the number of a move from the menu, or the move itself as text (as shown in brackets,
-e.g. 'target 3'). Other commands: 'board' redraws the board, 'help' shows this, 'quit' leaves
-the game."""
+e.g. 'target 3'). Other commands: 'board' redraws the board, 'rules' explains the game,
+'help' shows this, 'quit' leaves the game."""
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
 BOARD_WORDS = frozenset({"board", "look", "l"})
+RULES_WORDS = frozenset({"rules", "how", "guide"})
 
 
 class QuitGame(Exception):
@@ -111,6 +112,9 @@ class TerminalPlay:
             elif word in BOARD_WORDS:
                 show(self.console, self.game.render(self.state.view(seat)))
                 self._show_menu(seat, legal)
+            elif word in RULES_WORDS:
+                self._show_rules()
+                self._show_menu(seat, legal)
             elif self._try_move(seat, text, legal):
                 break
         if self.hide:
@@ -132,6 +136,15 @@ class TerminalPlay:
         events = state.events(seat, since=self.seen[seat])
         self.seen[seat] = state.log_length
         print_events(self.console, self.game, events, view, "Since you last looked:")
+
+    def _show_rules(self) -> None:
+        guide = self.game.guide()
+        if guide is None:
+            say(self.console, f"{self.game.name} has no rules summary; see docs/games/.")
+            return
+        say(self.console, f"How to play {self.game.name}", "bold")
+        for line in guide.lines():
+            say(self.console, line, None if line.startswith(" ") else "bold")
 
     def _show_menu(self, seat: int, legal: list[Action]) -> None:
         view = self.state.view(seat)

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from .actions import Action, ActionTable
 from .errors import IllegalAction, InvalidAction, InvalidOption
 from .events import Event
+from .guide import Guide
 from .options import Option, fixed_chance, resolve_options, without_fixed_chance
 from .outcome import Outcome
 from .record import Record
@@ -137,6 +138,14 @@ class Game(ABC):
         if text is None and event.get("kind") == "game_over":
             text = game_over_text(event, view)  # the same end for every game that has no own
         return text
+
+    def guide(self) -> Guide | None:
+        """How to play, from the package's ``guide`` module (None for a game without one)."""
+        try:
+            module = importlib.import_module(f"{type(self).__module__.rpartition('.')[0]}.guide")
+        except ModuleNotFoundError:
+            return None
+        return getattr(module, "GUIDE", None)
 
     def render(self, view: dict[str, Any]) -> Any:
         """A ``rich`` renderable drawing the view for the terminal."""

@@ -155,6 +155,8 @@ async function refreshTables() {
 async function start() {
   games = await (await fetch("/api/games")).json();
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.id, text: g.name })));
+  $("rules-links").replaceChildren(...games.map((g) => el("li", {},
+    el("a", { href: `/rules/${encodeURIComponent(g.id)}`, "data-game": g.id, text: `How to play ${g.name}` }))));
   $("game").value = games.some((g) => g.id === "masquerade-murder") ? "masquerade-murder" : games[0].id;
   $("game").addEventListener("change", fillPlayers);
   $("players").addEventListener("change", fillSeats);

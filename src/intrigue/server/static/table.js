@@ -5,6 +5,7 @@ import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { createChat } from "./chat.js";
 import { createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
+import { guideFor, renderGuide } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
 
@@ -201,6 +202,9 @@ async function loadTableInfo() {
   $("title").textContent = `${game.table.name} · table ${game.table.id}`;
   document.title = `intrigue — ${game.table.name}`;
   render();
+  const found = await guideFor(game.table.game);
+  game.guide = found?.guide ?? null;
+  renderGuide($("guide"), game.guide);
 }
 
 $("leave").addEventListener("click", leave);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -109,6 +110,10 @@ def _add_pages(app: FastAPI) -> None:
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")  # the page says so itself if no such game
+
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
@@ -117,7 +122,7 @@ def _add_pages(app: FastAPI) -> None:
 def _add_api(app: FastAPI, hub: Hub) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        return intrigue.games()
+        return [{**info, "guide": _guide(info["id"])} for info in intrigue.games()]
 
     @app.get("/api/tables")
     async def open_tables() -> dict[str, Any]:
@@ -147,6 +152,13 @@ def _add_api(app: FastAPI, hub: Hub) -> None:
         info = table.info()
         info["view"] = table.state.view(None)  # the spectator's (public) view
         return info
+
+
+@functools.cache
+def _guide(game_id: str) -> dict[str, Any] | None:
+    """The game's "How to play" (`intrigue.engine.guide`), for the pages' panels."""
+    guide = intrigue.load(game_id).guide()
+    return None if guide is None else guide.to_json()
 
 
 def _created(table: LiveTable, tokens: dict[int, str], base: str) -> dict[str, Any]:
