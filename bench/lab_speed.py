@@ -5,7 +5,7 @@ would (default caps, 100 evaluated games), into a temporary folder, and prints p
 wall time, games per second, CPU seconds per game of the worker processes, and the time the
 report took. Figures in docs/performance.md.
 
-    .venv/bin/python bench/lab_speed.py --games 10000 --workers 2
+    nice -n 10 .venv/bin/python bench/lab_speed.py --games 10000 --workers 2
     .venv/bin/python bench/lab_speed.py --games 500 --game shadows-over-japan --eval-games 0
 """
 
@@ -39,6 +39,7 @@ def measure(game: str, games: int, workers: int, eval_games: int, players: int |
     config = BalanceConfig(
         game, games, ["heuristic"], count, {"max_turns": GAMES[game]}, eval_games=eval_games
     )
+    load_before, _, _ = os.getloadavg()
     with tempfile.TemporaryDirectory() as out:
         cpu = children_cpu() + time.process_time()
         started = time.perf_counter()
@@ -48,11 +49,12 @@ def measure(game: str, games: int, workers: int, eval_games: int, players: int |
         report_started = time.perf_counter()
         build_report(config, run.rows)
         report = time.perf_counter() - report_started
-    load1, _, _ = os.getloadavg()
+    load_after, _, _ = os.getloadavg()
     print(
         f"{game} ({count} players): {games} games in {wall:.1f} s on {workers} workers "
         f"({games / wall:.0f} games/s), {cpu / games * 1000:.1f} ms CPU per game, "
-        f"report {report:.1f} s, load average {load1:.1f}"
+        f"report {report:.1f} s, load average {load_before:.1f} before, {load_after:.1f} after",
+        flush=True,
     )
 
 

@@ -208,3 +208,44 @@ def test_per_key_score_tests_use_the_pooled_fair_share():
     role = fairness["role"]
     z, _ = one_proportion_z_test(50, 100, role["fair"])
     assert math.isclose(role["keys"]["duke"]["z"], z)
+
+
+def ball_row(variant: str, index: int, players: int, winner: int) -> dict:
+    results = [float(s == winner) for s in range(players)]
+    return {
+        "variant": variant, "index": index, "seed": index, "players": players,
+        "bots": ["heuristic"] * players, "status": "ok", "winners": [winner], "results": results,
+        "returns": [2 * r - 1 for r in results], "scores": None, "reason": "a throne was held",
+        "draw": False, "capped": False, "steps": 300, "turns": 80, "first": index % players,
+        "focus": None, "labels": {},
+    }  # fmt: skip
+
+
+def test_the_verdict_judges_the_compared_player_count_on_its_own():
+    # Two players balanced; three players where seat 1 wins half the balls against a fair third.
+    rows = [ball_row("base", i, 2, i % 2) for i in range(600)]
+    rows += [ball_row("vs", i, 3, 1 if i % 2 else (i // 2) % 2 * 2) for i in range(600)]
+    config = BalanceConfig("masquerade-ball", 600, ["heuristic"], 2, vs_players=3)
+    verdict = build_report(config, rows)["verdict"]
+    (seats,) = [s for s in verdict if s["text"].startswith("With 3 players")]
+    assert seats["level"] == "finding" and seats["topic"] == "seat"
+    assert "seats are not balanced" in seats["text"] and "seat 1 wins 50.0%" in seats["text"]
+    assert "fair share of 33.3%" in seats["text"]
+    (base,) = [s for s in verdict if s["topic"] == "seat" and s is not seats]
+    assert base["text"].startswith("Seats look balanced")
+    (variant,) = [s for s in verdict if s["topic"] == "variant"]
+    assert variant["text"].startswith("The variant (3 players)")
+    assert " it " not in variant["text"]  # unpaired: no "identical" clause to continue
+
+
+def test_the_three_player_ball_is_played_and_judged_in_the_lab(tmp_path):
+    config = BalanceConfig("masquerade-ball", 6, ["heuristic"], 2, {"max_turns": "30"},
+                           vs_players=3)  # fmt: skip
+    report = run_balance(config, tmp_path, workers=1).report
+    vs = report["variants"]["vs"]
+    assert vs["players"] == 3 and vs["finished"] == 6
+    assert set(vs["win_rates"]["seat"]) == {"0", "1", "2"}
+    assert vs["fairness"]["seat"]["test"] is None or vs["fairness"]["seat"]["test"]["games"] == 6
+    assert vs["first_player"]["games"] == 6
+    assert vs["repetition"] is not None and vs["branching"]["decisions"] > 0
+    assert report["comparison"]["paired"] is False

@@ -44,6 +44,7 @@ def verdict(report: dict[str, Any]) -> list[dict[str, str]]:
     out += _fairness(reference)
     out += _rules(reference)
     out += _comparison(report)
+    out += _vs_fairness(report)
     out += _sweep(report)
     out += _strategies(report)
     out += _skill(report, reference)
@@ -279,12 +280,33 @@ def _comparison(report: dict[str, Any]) -> list[dict[str, str]]:
     text = f"The variant ({what})"
     if table.get("paired"):
         text += f" left {pct(table['identical']['rate'])} of paired games move for move identical;"
+        text += " it"
     changes = _changes(table)
     if changes:
-        text += f" it significantly changed (Holm-adjusted): {'; '.join(changes)}."
+        text += f" significantly changed (Holm-adjusted): {'; '.join(changes)}."
+    elif table.get("paired"):
+        text += " changed no measure significantly after Holm's correction."
     else:
-        text += " no measure changed significantly after Holm's correction."
+        text += ": no measure changed significantly after Holm's correction."
     return [_say("variant", text, bool(changes))]
+
+
+def _vs_fairness(report: dict[str, Any]) -> list[dict[str, str]]:
+    """The compared rule set's own first-player edge and unfair seats, roles, teams or
+    factions: another player count is another game (the three-player Masquerade Ball plays
+    the palace without its West courtroom), with its own fair shares."""
+    vs = report["variants"].get("vs")
+    if not vs or report["reference"] == "vs":
+        return []
+    config = report["config"]
+    if config.get("vs_players"):
+        prefix = f"With {config['vs_players']} players"
+    else:
+        prefix = "Under " + ", ".join(f"{k}={v}" for k, v in config["vs_options"].items())
+    found = [s for s in _first_player(vs) + _fairness(vs) if s["level"] == "finding"]
+    return [
+        _say(s["topic"], f"{prefix}: {s['text'][0].lower()}{s['text'][1:]}", True) for s in found
+    ]
 
 
 def sweep_title(name: str, reference: str) -> str:
