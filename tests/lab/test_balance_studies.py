@@ -153,6 +153,7 @@ def test_the_verdict_names_unfair_factions_in_words(tmp_path):
 
 def test_run_json_records_code_and_bots_and_resume_refuses_a_change(tmp_path):
     from intrigue.lab.balance import OutputExists, ResumeMismatch
+    from intrigue.lab.provenance import run_record
 
     config = pa_config(2)
     run_balance(config, tmp_path, workers=1)
@@ -161,6 +162,7 @@ def test_run_json_records_code_and_bots_and_resume_refuses_a_change(tmp_path):
     assert saved["config"]["bots"] == ["heuristic"]
     fingerprint = saved["bots"]["heuristic"]
     assert fingerprint["weights"]["WEIGHTS"] and len(fingerprint["sha256"]) == 16
+    digest = fingerprint["sha256"]
     # Never into a folder holding a run, unless asked.
     with pytest.raises(OutputExists, match="--resume"):
         run_balance(config, tmp_path, workers=1)
@@ -170,11 +172,19 @@ def test_run_json_records_code_and_bots_and_resume_refuses_a_change(tmp_path):
     (tmp_path / "run.json").write_text(json.dumps(saved))
     with pytest.raises(ResumeMismatch, match="bot heuristic"):
         run_balance(config, tmp_path, workers=1, resume=True)
-    saved["bots"]["heuristic"]["sha256"] = fingerprint["sha256"]
+    saved["bots"]["heuristic"]["sha256"] = digest
     saved["code"]["package"] = "0.0.0"
     (tmp_path / "run.json").write_text(json.dumps(saved))
     with pytest.raises(ResumeMismatch, match="package version"):
         run_balance(config, tmp_path, workers=1, resume=True)
+    # The rules' code, or the lab's code that plays and records games, changed since.
+    saved["code"] = run_record(config)["code"]
+    for key, words in (("rules", "the rules' code"), ("recorder", "records games")):
+        changed = {**saved, key: "0" * 16}
+        (tmp_path / "run.json").write_text(json.dumps(changed))
+        with pytest.raises(ResumeMismatch, match=words) as refused:
+            run_balance(config, tmp_path, workers=1, resume=True)
+        assert "bot" not in str(refused.value) and "package" not in str(refused.value)
     # Overwriting starts afresh.
     again = run_balance(config, tmp_path, workers=1, overwrite=True)
     assert (again.played, again.resumed) == (2, 0)

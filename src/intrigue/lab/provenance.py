@@ -1,9 +1,10 @@
 """Which code and which bots played a run, so a run is never mixed with another.
 
 ``run.json`` holds the run's settings, the code version (the package version, and the git
-commit when the package runs from a git checkout) and a fingerprint of the rules and of every
-bot: a digest of the source of the modules that decide its moves, its parameters and the
-game's fitted evaluation weights. ``--resume`` carries on only when all of them are unchanged;
+commit when the package runs from a git checkout) and a fingerprint of the rules, of the lab's
+code that plays and records a game (`RECORDER_MODULES`) and of every bot: a digest of the
+source of the modules that decide its moves, its parameters and the game's fitted evaluation
+weights. ``--resume`` carries on only when all of them are unchanged;
 a run is never written into a folder that holds another run unless asked to overwrite it.
 """
 
@@ -144,11 +145,30 @@ def _json_safe(value: Any) -> Any:
     return json.loads(json.dumps(value, default=repr))
 
 
+# The modules that turn a played game into its row (what is counted, evaluated and how a game
+# is played and seeded): rows written by other versions of them do not mix with new ones.
+RECORDER_MODULES = (
+    "intrigue.bots.match",
+    "intrigue.lab.arena",
+    "intrigue.lab.evaluation",
+    "intrigue.lab.facts",
+    "intrigue.lab.runner",
+    "intrigue.lab.trace",
+)
+
+
+def recorder_fingerprint() -> str:
+    """A digest of the source of the modules that play a game and write its row."""
+    return _digest(_module_source(m) for m in RECORDER_MODULES)
+
+
 def provenance(config: BalanceConfig) -> dict[str, Any]:
-    """The code version, the rules' fingerprint and every bot's."""
+    """The code version, the fingerprints of the rules, of the lab's recording of games and
+    of every bot."""
     return {
         "code": code_version(),
         "rules": rules_fingerprint(config.game),
+        "recorder": recorder_fingerprint(),
         "bots": {name: bot_fingerprint(name, config.game) for name in config.bot_names()},
     }
 
@@ -174,6 +194,8 @@ def check_resume(record: dict[str, Any], saved: dict[str, Any]) -> None:
         )
     if saved.get("rules") != record["rules"]:
         changes.append("the rules' code")
+    if saved.get("recorder") != record["recorder"]:
+        changes.append("the lab's code that plays and records games")
     old_bots = saved.get("bots", {})
     for name, print_ in record["bots"].items():
         if old_bots.get(name, {}).get("sha256") != print_["sha256"]:
