@@ -249,3 +249,12 @@ def test_the_three_player_ball_is_played_and_judged_in_the_lab(tmp_path):
     assert vs["first_player"]["games"] == 6
     assert vs["repetition"] is not None and vs["branching"]["decisions"] > 0
     assert report["comparison"]["paired"] is False
+
+
+def test_p_values_in_words_keep_two_significant_figures_below_a_tenth():
+    from intrigue.lab.verdict import p_text
+
+    assert p_text(0.0451) == "p = 0.045"  # not "0.05": it is below the 5% line
+    assert p_text(0.59) == "p = 0.59"
+    assert p_text(0.00002) == "p < 0.0001"
+    assert p_text(None) == "p = -"

@@ -29,7 +29,8 @@ def p_text(p: float | None) -> str:
         return "p = -"
     if p < 0.0001:
         return "p < 0.0001"
-    return f"p = {p:.2g}" if p < 0.01 else f"p = {p:.2f}"
+    # Two significant figures below 0.1, so 0.045 does not read as 0.05.
+    return f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def verdict(report: dict[str, Any]) -> list[dict[str, str]]:
