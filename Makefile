@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# `make serve` needs only the server's packages (no test, lab or learning set): its own stamp.
+SERVE_STAMP := $(VENV)/.serving
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 # Debian's Chromium drives the browser test (Playwright uses it; no browser download).
@@ -26,9 +28,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+$(SERVE_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -f $(STAMP) || $(BIN)/python -m pip install --quiet -e '.[server]'
+	touch $(SERVE_STAMP)
+
 ## The web server on the embedded default database (SQLite file intrigue.sqlite3); it prints
-## its address. Terminal play: .venv/bin/intrigue play masquerade-murder
-serve: $(STAMP)
+## its address. `make serve PORT=9000 HOST=0.0.0.0` for another address.
+## Terminal play: .venv/bin/intrigue play masquerade-murder
+serve: $(SERVE_STAMP)
 	$(BIN)/intrigue serve --host $(HOST) --port $(PORT)
 
 ## Lint, then run every test.

@@ -70,6 +70,10 @@ def test_a_human_plays_a_whole_game_in_the_browser(browser, web_server):
         assert placed_by_clicking >= 1
         assert me.locator("#outcome").is_visible()
         assert me.inner_text("#outcome").startswith(expected_verdict(web_server, table["id"], 0))
+        assert "Unmasked: seat 0 Constable, seat 1 Thug, seat 2 Seductress" in me.inner_text(
+            "#outcome"
+        )
+        assert me.title() == "Game over — Masquerade Murder"
         assert me.locator("#log li").count() > 10
         # Seat 1 never received seat 0's role while the game was on.
         assert friend_frames

@@ -202,6 +202,16 @@ def test_a_human_plays_shadows_over_japan_on_the_map(browser, web_server):
         assert played >= 3
         assert len([a for a in mine if a.split()[0] in BOARD_VERBS]) == played
         assert me.inner_text("#outcome").startswith(expected_verdict(web_server, table["id"], 0))
+        # The end reveals who backed whom and each Noble's Political Power by source.
+        final = me.locator("#outcome table")
+        assert "Political Power by source" in final.inner_text()
+        assert final.locator("tbody tr").count() == 4
+        assert "seat 0 (you)" in me.inner_text('#outcome tr[data-noble-row="date"]')
+        assert "seat 1" in me.inner_text('#outcome tr[data-noble-row="oda"]')
+        power = {s["noble"]: s["political"] for s in state.view(0)["final"]["scores"]}
+        shown = me.inner_text('#outcome tr[data-noble-row="date"] td:last-child')
+        assert shown == str(power["date"])
+        assert me.get_attribute("#outcome a.lobby-link", "href") == "/"
         assert me.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         check_friend_frames(friend_frames)
     finally:

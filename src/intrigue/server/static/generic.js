@@ -11,6 +11,11 @@ function scalarRows(view) {
 export const generic = {
   boardVerbs: new Set(), // verbs played by clicking the board rather than a button
 
+  // What the end of the game reveals, shown under the verdict (null: nothing more to show).
+  final() {
+    return null;
+  },
+
   status(view) {
     const phase = view.phase ? `phase: ${view.phase}` : "";
     return [phase, `move ${view.step}`].filter(Boolean).join(" · ");

@@ -124,6 +124,11 @@ function draftLine(view) {
 }
 
 export const masqueradeMurder = {
+  final(view) {
+    if (!view.roles) return null;
+    return el("p", { class: "final", text: `Unmasked: ${view.roles.map((role, s) => `seat ${s} ${cap(role)}`).join(", ")}.` });
+  },
+
   boardVerbs: new Set(["place", "swap"]),
 
   status(view) {

@@ -363,6 +363,14 @@ function turnLine(view) {
 }
 
 export const projectAssassination = {
+  final(view) {
+    const rows = view.players.map((p) => el("tr", {}, el("td", { text: `P${p.number} (seat ${p.seat})` }),
+      el("td", { text: p.vp }), el("td", { text: p.hp })));
+    return el("table", { class: "grid final" },
+      el("thead", {}, el("tr", {}, ...["Assassin", "VP", "HP"].map((t) => el("th", { text: t })))),
+      el("tbody", {}, ...rows));
+  },
+
   boardVerbs: new Set([...CELL_VERBS, "obstacle", "strategy", "draw"]),
 
   status(view) {

@@ -348,7 +348,27 @@ function handList(you) {
     : el("p", { class: "muted", id: "your-hand", text: "No territory cards in your hand." });
 }
 
+// The end: every Noble's Political Power by source, and which clan backed whom (now revealed).
+function finalScores(view) {
+  const final = view.final;
+  if (!final?.scores) return null;
+  const backers = new Map();
+  (final.nobles ?? []).forEach((noble, seat) => backers.set(noble, [...(backers.get(noble) ?? []), seat]));
+  const cols = ["Noble", "Backed by", "Honours", "Economy award", "Military award", "Conquered",
+    "Intelligence", "Lost", "Political Power"];
+  const rows = final.scores.map((s) => el("tr", { "data-noble-row": s.noble },
+    el("td", {}, swatch(s.noble), ` ${nobleName(s.noble)}`),
+    el("td", { text: (backers.get(s.noble) ?? []).map((seat) => seatName(seat, view)).join(", ") || "nobody" }),
+    ...[s.honours, s.economy_award, s.military_award, s.conquered, s.intelligence,
+      s.shame ? `−${s.shame}` : "0", s.political].map((v) => el("td", { text: v }))));
+  return el("div", { class: "scroll final" }, el("table", { class: "grid" },
+    el("caption", { text: "Political Power by source" }),
+    el("thead", {}, el("tr", {}, ...cols.map((t) => el("th", { text: t })))), el("tbody", {}, ...rows)));
+}
+
 export const shadowsOverJapan = {
+  final: finalScores,
+
   boardVerbs: BOARD_VERBS,
 
   status(view) {

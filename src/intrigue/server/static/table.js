@@ -18,7 +18,7 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 if (token) rememberSeat({ table: tableId, token, opened: true }); // for the lobby's "Your tables"
 
-const game = { view: null, legal: [], log: [], table: null, pending: false, left: false };
+const game = { view: null, legal: [], log: [], table: null, pending: false, left: false, sinceMove: null };
 let socket = null;
 const chat = createChat($("chat"), (message) => {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
@@ -43,6 +43,7 @@ function send(action) {
   $("error").textContent = "";
   // The step names the position the move answers: a resent or outdated move is not replayed.
   socket.send(JSON.stringify({ type: "act", action, step: game.view.step }));
+  game.sinceMove = game.log.length; // the lines after this one are what others did since
   render();
 }
 
@@ -85,23 +86,56 @@ function renderOutcome(view) {
   const mood = mine ? (winners.includes(view.seat) ? "won" : "lost") : draw ? "draw" : "";
   box.className = `outcome ${mood}`;
   box.dataset.result = draw ? "draw" : mine ? mood : "over";
-  box.textContent = reason ? `${verdict} ${cap(reason)}.` : verdict;
+  // Who won and why, then what the game reveals at its end (a renderer's `final`), then the way
+  // back; the rematch and replay links follow in the panel.
+  box.replaceChildren(
+    el("p", { class: "verdict", text: reason ? `${verdict} ${cap(reason)}.` : verdict }),
+    renderer().final(view) ?? "",
+    el("p", {}, el("a", { href: "/", class: "lobby-link", text: "Back to the lobby" })));
+}
+
+// The tab says when it is your turn, in its title and its icon, so a player in another tab sees it.
+function renderTitle(state) {
+  const name = game.table?.name ?? "table";
+  const yours = state === "yours";
+  document.title = yours ? `(●) Your turn — ${name}` : state === "over" ? `Game over — ${name}` : `${name} — intrigue`;
+  const icon = $("favicon");
+  const href = `/static/${yours ? "favicon-turn.svg" : "favicon.svg"}`;
+  if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+}
+
+// What happened since this seat last moved: those log lines, marked in the log and summed up
+// above the board (the last few), so a player coming back sees the other players' moves.
+function renderRecent() {
+  const box = $("recent");
+  const since = game.view?.seat === null ? Math.max(0, game.log.length - 3) : game.sinceMove;
+  const lines = game.log.slice(since ?? game.log.length).map((entry) => entry.text).filter(Boolean);
+  box.hidden = !lines.length || game.view?.is_over;
+  if (box.hidden) return;
+  const shown = lines.slice(-4);
+  box.replaceChildren(el("strong", { text: "Since your last move: " }),
+    lines.length > shown.length ? `(${lines.length - shown.length} earlier) ` : "",
+    ...shown.flatMap((line, i) => [i ? " · " : "", el("span", { text: line })]));
 }
 
 function renderLog() {
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  log.replaceChildren(...game.log.map(({ event, text }) => {
+  log.replaceChildren(...game.log.map(({ event, text }, index) => {
     const { kind, private: secret } = event;
     const line = text ?? eventWords(kind);
-    return el("li", { class: secret ? "private" : null, "data-kind": kind, text: line });
+    const recent = game.sinceMove !== null && index >= game.sinceMove;
+    const classes = [secret ? "private" : null, recent ? "recent" : null].filter(Boolean);
+    return el("li", { class: classes.join(" ") || null, "data-kind": kind, text: line });
   }));
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
 function render() {
   const view = game.view;
-  document.body.dataset.turn = turnState(view);
+  const state = turnState(view);
+  document.body.dataset.turn = state;
+  renderTitle(state);
   if (!view) return;
   const r = renderer();
   document.body.dataset.step = view.step;
@@ -121,6 +155,7 @@ function render() {
   r.private($("private"), view);
   r.players($("players"), view, game.table);
   renderLog();
+  renderRecent();
 }
 
 function leave() {
@@ -200,7 +235,6 @@ async function loadTableInfo() {
   }
   game.table = await response.json();
   $("title").textContent = `${game.table.name} · table ${game.table.id}`;
-  document.title = `intrigue — ${game.table.name}`;
   render();
   const found = await guideFor(game.table.game);
   game.guide = found?.guide ?? null;
