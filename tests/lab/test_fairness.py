@@ -258,3 +258,13 @@ def test_p_values_in_words_keep_two_significant_figures_below_a_tenth():
     assert p_text(0.59) == "p = 0.59"
     assert p_text(0.00002) == "p < 0.0001"
     assert p_text(None) == "p = -"
+
+
+def test_a_rule_change_at_the_same_count_is_judged_by_its_pairs_only():
+    rows = [ball_row("base", i, 2, i % 2) for i in range(400)]
+    rows += [ball_row("vs", i, 2, 0 if i % 4 else 1) for i in range(400)]  # seat 0 wins 75%
+    config = BalanceConfig("masquerade-ball", 400, ["heuristic"], 2, vs_options={"abilities": "on"})
+    verdict = build_report(config, rows)["verdict"]
+    assert not [s for s in verdict if s["text"].startswith("With ")]
+    (variant,) = [s for s in verdict if s["topic"] == "variant"]
+    assert "seat 0 wins +25.0 points" in variant["text"]

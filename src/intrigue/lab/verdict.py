@@ -293,17 +293,16 @@ def _comparison(report: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _vs_fairness(report: dict[str, Any]) -> list[dict[str, str]]:
-    """The compared rule set's own first-player edge and unfair seats, roles, teams or
+    """The compared player count's own first-player edge and unfair seats, roles, teams or
     factions: another player count is another game (the three-player Masquerade Ball plays
     the palace without its West courtroom), with its own fair shares."""
     vs = report["variants"].get("vs")
-    if not vs or report["reference"] == "vs":
+    base = report["variants"][report["reference"]]
+    # At the same count the pairs compare the two (`_comparison`); a second, unpaired look at
+    # the variant's own fairness would only add untested chances of a false finding.
+    if not vs or vs["players"] == base["players"]:
         return []
-    config = report["config"]
-    if config.get("vs_players"):
-        prefix = f"With {config['vs_players']} players"
-    else:
-        prefix = "Under " + ", ".join(f"{k}={v}" for k, v in config["vs_options"].items())
+    prefix = f"With {vs['players']} players"
     found = [s for s in _first_player(vs) + _fairness(vs) if s["level"] == "finding"]
     return [
         _say(s["topic"], f"{prefix}: {s['text'][0].lower()}{s['text'][1:]}", True) for s in found
