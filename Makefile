@@ -17,7 +17,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 # override it, e.g. `make test TORCH=torch`.
 TORCH    ?= torch==2.13.0
 
-.PHONY: serve test lint bench clean venv chromium
+.PHONY: serve test lint bench clean venv chromium axe
 
 venv: $(STAMP)
 
@@ -40,7 +40,7 @@ serve: $(SERVE_STAMP)
 	$(BIN)/intrigue serve --host $(HOST) --port $(PORT)
 
 ## Lint, then run every test.
-test: $(STAMP) lint chromium
+test: $(STAMP) lint chromium axe
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## Install Debian's chromium when it is missing; if that is impossible the browser test skips.
@@ -48,6 +48,13 @@ chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } || \
 	  echo "warning: could not install chromium; the browser test will be skipped"
+
+## axe-core (npm), which the accessibility test injects into every page; if npm cannot fetch
+## it, that test is skipped.
+AXE := node_modules/axe-core/axe.min.js
+axe:
+	@test -f $(AXE) || npm install --no-save --no-audit --no-fund axe-core@4 || \
+	  echo "warning: could not install axe-core; the accessibility test will be skipped"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

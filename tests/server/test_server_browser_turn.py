@@ -62,3 +62,31 @@ def test_every_page_has_an_icon(browser, web_server):
         assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml")
     finally:
         context.close()
+
+
+def test_the_lobby_and_the_table_page_say_what_happens_when_a_player_is_away(browser, web_server):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{web_server.url}/")
+        page.wait_for_selector("#game option", state="attached")
+        rule = page.locator("#away-rule")
+        assert "the game waits for a player who is away" in rule.inner_text()
+        assert "has not opened their link yet" in rule.inner_text()
+        assert page.locator("#clock-amount-row").is_hidden()  # no clock: no seconds to set
+        page.select_option("#clock-mode", "move")
+        assert page.locator("#clock-amount-row").is_visible()
+        assert "time runs out, the bot makes that move" in rule.inner_text()
+        assert "vote" in rule.inner_text() and "for good" in rule.inner_text()
+
+        table = create_table(web_server.url, seats=["human", "easy", "easy", "easy", "easy"])
+        page.goto(table["links"][0]["url"])
+        page.wait_for_selector("#away-rule:not([hidden])")
+        text = page.inner_text("#away-rule")
+        assert text.startswith("Away for a while?") and "the game waits" in text
+        spectator = context.new_page()
+        spectator.goto(table["spectate"])
+        spectator.wait_for_function("document.body.dataset.turn === 'waiting'")
+        assert spectator.locator("#away-rule").is_hidden()  # nothing to say to a spectator
+    finally:
+        context.close()

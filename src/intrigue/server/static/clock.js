@@ -107,6 +107,10 @@ export function createClock(root, send) {
 
   setInterval(tick, 1000);
   return {
+    // Whether the table plays under a clock (as far as the server has said yet).
+    clocked() {
+      return Boolean(box.table?.clock && box.table.clock.mode !== "none");
+    },
     // A sync, update or table message: keep the table status the server sent, if any.
     receive(message) {
       if (message.seat !== undefined) box.seat = message.seat;
@@ -118,6 +122,16 @@ export function createClock(root, send) {
   };
 }
 
+// What happens when a player is away, in plain words (the lobby and the table page say it).
+export function awayRule(clocked) {
+  const clock = clocked
+    ? "When a player's time runs out, the bot makes that move for them. "
+    : "With no clock the game waits for a player who is away; nobody takes a seat whose player has not opened their link yet. ";
+  return `${clock}If a player opens their link and then goes away, the players still at the table may vote `
+    + "(a majority) to let the bot play that seat; opening the link again takes the seat back. "
+    + "A player who leaves the table for good is replaced by the bot to the end.";
+}
+
 // The lobby form's time control: show the amount that fits the mode.
 export function watchClockForm(get) {
   const mode = get("clock-mode");
@@ -127,6 +141,8 @@ export function watchClockForm(get) {
     get("clock-unit").textContent = turnBased ? "Hours per move" : "Seconds";
     get("clock-amount").value = turnBased ? 24 : 60;
     get("clock-amount").min = turnBased ? 0.1 : 5;
+    const away = get("away-rule");
+    if (away) away.textContent = awayRule(mode.value !== "none");
   };
   mode.addEventListener("change", show);
   show();

@@ -20,6 +20,9 @@ export function svg(tag, attrs = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+// A scrolling box (wide tables on a phone): focusable, so a keyboard can scroll it too.
+export const SCROLL = { class: "scroll", tabindex: 0, role: "region", "aria-label": "table, scrolls sideways" };
+
 export function cap(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

@@ -3,7 +3,7 @@
 // Everything is drawn from the seat's view: a face-down card shows its rank only when the view
 // gives it (the seat has seen it), else a "?" back. Clicking plays inspect / move / swap /
 // place / drop; every other move stays a button.
-import { cap, el, seatList, seatName, svg } from "./dom.js";
+import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 
 const FILES = "abcdef";
@@ -387,7 +387,24 @@ function turnNotes(view) {
 const LEGEND = "On the board: ? a masked card you have not seen · italic rank: masked, but you know it · "
   + "white: face up · gold dot: acting this turn (hollow once moved) · red arrow: an attack judged at the end of the turn.";
 
+// The release windows between turns can be skipped for good (a setting kept in this browser).
+const SKIP_RELEASES = "intrigue.skipReleaseWindows";
+const skipReleases = () => localStorage.getItem(SKIP_RELEASES) === "yes";
+
+function releaseSetting() {
+  const box = el("input", { type: "checkbox", id: "skip-releases", checked: skipReleases(),
+    onchange: (e) => localStorage.setItem(SKIP_RELEASES, e.target.checked ? "yes" : "no") });
+  return el("label", { class: "check setting" }, box,
+    " Skip release windows: pass at once when asked to release prisoners between turns");
+}
+
 export const masqueradeBall = {
+  autoPass(view, legal) {
+    const window = view.window;
+    const passing = legal.some((a) => a.action === "pass");
+    return window?.kind === "release" && window.seat === view.seat && passing && skipReleases() ? "pass" : null;
+  },
+
   boardVerbs: new Set(["inspect", "move", "swap", "place", "drop"]),
 
   status(view) {
@@ -422,7 +439,8 @@ export const masqueradeBall = {
     }
     const own = view.sides.filter((s) => s.controller === view.seat);
     const out = own.length ? own.map((s) => ownSide(view, s)) : [el("p", { text: "You control no courtroom: you are out." })];
-    container.replaceChildren(...out, ...turnNotes(view), el("p", { class: "muted mb-small", text: LEGEND }));
+    container.replaceChildren(...out, ...turnNotes(view), releaseSetting(),
+      el("p", { class: "muted mb-small", text: LEGEND }));
   },
 
   players(container, view, table) {
@@ -439,6 +457,6 @@ export const masqueradeBall = {
     const holding = view.holding.map((h) => el("p", { class: "mb-note",
       text: `${cap(seatName(h.seat, view))} holds ${sideOf(view, h.side).name}'s thrones.` }));
     const grid = el("table", { class: "grid" }, el("thead", {}, header), el("tbody", {}, ...rows));
-    container.replaceChildren(el("div", { class: "scroll" }, grid), ...holding);
+    container.replaceChildren(el("div", SCROLL, grid), ...holding);
   },
 };

@@ -1,6 +1,6 @@
 // Masquerade Murder: the seat board in SVG (tables, seats, cubes), the players and your secrets.
 // Everything is drawn from the seat's view; clicking a highlighted seat plays "place"/"swap".
-import { cap, el, seatList, seatName, svg } from "./dom.js";
+import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 
 const CELL = 56;
@@ -175,6 +175,6 @@ export const masqueradeMurder = {
       ? el("p", { text: `Roles: ${view.roles.map((role, s) => `seat ${s} ${cap(role)}`).join(", ")}.` })
       : "";
     const grid = el("table", { class: "grid" }, el("thead", {}, header), el("tbody", {}, ...rows));
-    container.replaceChildren(el("div", { class: "scroll" }, grid), roles);
+    container.replaceChildren(el("div", SCROLL, grid), roles);
   },
 };

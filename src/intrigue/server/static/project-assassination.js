@@ -5,7 +5,7 @@
 // has several (e.g. two weapons on one target). Items are modes toggled under the board, so a
 // held Obstacle does not cover every square: "Obstacle…" then a square; "Strategy…" then the
 // piece, then where it goes.
-import { cap, el, svg } from "./dom.js";
+import { SCROLL, cap, el, svg } from "./dom.js";
 import { generic } from "./generic.js";
 
 const CELL = 48;
@@ -433,6 +433,6 @@ export const projectAssassination = {
       el("td", { text: [p.reserve.map(cardName).join(", "), p.boots ? `${p.boots} boot(s)` : ""]
         .filter(Boolean).join("; ") || "—" })));
     const grid = el("table", { class: "grid" }, el("thead", {}, header), el("tbody", {}, ...rows));
-    container.replaceChildren(el("div", { class: "scroll" }, grid));
+    container.replaceChildren(el("div", SCROLL, grid));
   },
 };

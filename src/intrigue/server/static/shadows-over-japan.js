@@ -5,7 +5,7 @@
 // plays the move; anything else the province offers (steal, sabotage, recruit…) is a button.
 // The layout and the map facts come from shadows-over-japan-map.json (fetched once). On a narrow
 // screen the same layout is drawn turned, so that Japan stands up and fills a phone's width.
-import { cap, el, seatList, seatName, svg } from "./dom.js";
+import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 
 const MAP_URL = new URL("./shadows-over-japan-map.json", import.meta.url);
@@ -361,7 +361,7 @@ function finalScores(view) {
     el("td", { text: (backers.get(s.noble) ?? []).map((seat) => seatName(seat, view)).join(", ") || "nobody" }),
     ...[s.honours, s.economy_award, s.military_award, s.conquered, s.intelligence,
       s.shame ? `−${s.shame}` : "0", s.political].map((v) => el("td", { text: v }))));
-  return el("div", { class: "scroll final" }, el("table", { class: "grid" },
+  return el("div", { ...SCROLL, class: "scroll final" }, el("table", { class: "grid" },
     el("caption", { text: "Political Power by source" }),
     el("thead", {}, el("tr", {}, ...cols.map((t) => el("th", { text: t })))), el("tbody", {}, ...rows)));
 }
@@ -432,9 +432,9 @@ export const shadowsOverJapan = {
     const awarded = view.honours.awarded
       .map((a) => `${honourName(a.honour)} → ${a.noble ? nobleName(a.noble) : "buried"}`);
     container.replaceChildren(
-      el("div", { class: "scroll" }, clansTable(view, table)),
+      el("div", SCROLL, clansTable(view, table)),
       el("h3", { text: "Nobles" }),
-      el("div", { class: "scroll" }, noblesTable(view)),
+      el("div", SCROLL, noblesTable(view)),
       awarded.length ? el("p", { class: "muted", text: `Honours awarded: ${awarded.join(", ")}.` }) : "",
     );
   },

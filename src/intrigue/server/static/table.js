@@ -3,7 +3,7 @@
 // its own: it only shows what the server sent for this seat.
 import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { createChat } from "./chat.js";
-import { createClock, logEntries } from "./clock.js";
+import { awayRule, createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
 import { guideFor, renderGuide } from "./guide.js";
 import { createRematch } from "./rematch.js";
@@ -148,6 +148,8 @@ function render() {
   rematch.render(view);
   // A seat may give itself up while the game is on (spectators have nothing to leave).
   $("leave-box").hidden = view.seat === null || view.is_over || game.left;
+  $("away-rule").hidden = $("leave-box").hidden;
+  $("away-rule").textContent = `Away for a while? ${awayRule(clock.clocked())}`;
   $("replay-link").hidden = !view.is_over; // a finished game offers its replay
   $("replay-link").href = `/table/${encodeURIComponent(tableId)}/replay`;
   renderActions(r);
@@ -205,6 +207,19 @@ function receive(message) {
   game.legal = message.legal_actions;
   if (message.type === "sync" || message.accepted) game.pending = false;
   render();
+  autoPass();
+}
+
+// No needless clicks: a prompt whose only move is "pass" carries no choice, and a renderer may
+// pass for you where you asked it to (the Ball's release windows); once per position.
+function autoPass() {
+  const view = game.view;
+  if (turnState(view) !== "yours" || game.autoStep === view.step) return;
+  const only = game.legal.length === 1 && game.legal[0].action === "pass";
+  const chosen = only ? "pass" : renderer().autoPass?.(view, game.legal);
+  if (!chosen) return;
+  game.autoStep = view.step;
+  send(chosen);
 }
 
 function connect() {

@@ -1,0 +1,54 @@
+"""Accessibility (issue #17, item 9): axe-core, injected by Playwright, finds no serious or
+critical violation on any page: the lobby, a rules page, every game's seat page and table
+screen, and a finished game's replay. `make test` installs axe-core with npm
+(``node_modules/axe-core``); without it this test is skipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from server_driver import TIMEOUT, create_table
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+PLAYERS = {
+    "masquerade-murder": 5,
+    "masquerade-ball": 2,
+    "project-assassination": 2,
+    "shadows-over-japan": 3,
+}
+SERIOUS = ("serious", "critical")
+RUN = """async () => (await axe.run(document)).violations.map((v) => ({
+  id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))"""
+
+
+def _paths(base: str) -> list[str]:
+    paths = ["/", "/rules/shadows-over-japan"]
+    for game, players in PLAYERS.items():
+        table = create_table(
+            base, game=game, players=players, seats=["human"] + ["easy"] * (players - 1)
+        )
+        paths += [table["links"][0]["url"].removeprefix(base), f"/table/{table['id']}/screen"]
+    finished = create_table(base, seats=["easy"] * 5, options={"max_turns": 1})
+    paths.append(f"/table/{finished['id']}/replay")
+    return paths
+
+
+def test_no_page_has_a_serious_accessibility_violation(browser, web_server):
+    if not AXE.exists():
+        pytest.skip(f"{AXE} is missing (make test installs axe-core with npm)")
+    script = AXE.read_text()
+    context = browser.new_context()
+    found = {}
+    try:
+        page = context.new_page()
+        for path in _paths(web_server.url):
+            page.goto(web_server.url + path)
+            page.wait_for_load_state("networkidle", timeout=TIMEOUT * 1000)
+            page.add_script_tag(content=script)
+            bad = [v for v in page.evaluate(RUN) if v["impact"] in SERIOUS]
+            if bad:
+                found[path.split("#")[0]] = bad
+    finally:
+        context.close()
+    assert not found, found
