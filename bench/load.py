@@ -10,7 +10,9 @@ Unless ``--url`` is given, the benchmark starts the server itself (``uvicorn`` i
 process, set up as ``intrigue serve`` does, on a fresh SQLite file or ``--db``) with the
 per-connection rate limit lifted (these clients move faster than people can), and stops it at
 the end. ``--server-pid`` names the process of a server given by ``--url``, so that its CPU is
-reported too.
+reported too. The benchmark creates a table per game, far beyond ``intrigue serve``'s limit on
+new tables per client address: start such a server with ``INTRIGUE_TABLES_PER_MINUTE=0`` (and
+``INTRIGUE_MAX_OPEN_TABLES=0``) to measure it; the server started here has no such limit.
 
 Every table is created through the HTTP API with five human seats; each client plays a random
 legal move as soon as it may (it has legal moves and no move of its own is waiting for an

@@ -256,6 +256,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             choose_bot_delay,
             choose_database_url,
             choose_redis,
+            limits_from_environment,
+            origins_from_environment,
         )
         from intrigue.server.transport.run import serve
     except ImportError as exc:
@@ -273,11 +275,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: at least 1")
     if args.workers > 1 and not redis_url:
         raise UsageError("--workers above 1 needs --redis (the processes must wake each other)")
+    try:
+        limits = limits_from_environment()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     settings = Settings(
         database_url=choose_database_url(args.db),
         bot_delay=bot_delay,
         redis_url=redis_url,
         redis_prefix=redis_prefix,
+        **limits,
+        **origins_from_environment(args.host),
     )
     return serve(settings, args.host, args.port, args.workers, args.log_level)
 

@@ -16,7 +16,22 @@ another in a circle (``tests/server/test_server_layers.py`` checks both):
 * at the bottom, `config` (the settings) and `timesource` (where clocks read the time).
 """
 
-from .config import Settings
-from .transport.app import create_app
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """`Settings` and `create_app`, imported on first use: a bot worker process imports
+    `intrigue.server.tables.botpool` and must not pull in the web framework with it."""
+    if name == "Settings":
+        from .config import Settings
+
+        return Settings
+    if name == "create_app":
+        from .transport.app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from .timesource import SystemTime, TimeSource
 
@@ -75,3 +77,81 @@ class Settings:
     # Scale-out (docs/deploy.md): Redis for the bus between processes sharing the database.
     redis_url: str | None = None
     redis_prefix: str = DEFAULT_REDIS_PREFIX
+    # Bots (tables/botpool.py): worker processes they think in (0: a thread of this process),
+    # and the CPU seconds of thinking each table gets before its bots fall back to ``easy``.
+    bot_processes: int = 2
+    bot_budget: float = 600.0
+    # Tables one client address may create per minute (429 beyond), and caps on the unfinished
+    # tables in memory and on those with no human seat (503 beyond). 0: no limit, as for an
+    # application built in a test; ``intrigue serve`` applies `SERVE_LIMITS`.
+    tables_per_minute: int = 0
+    max_open_tables: int = 0
+    max_bot_tables: int = 0
+    # Seconds a table stays in memory with no connection and nothing to do (finished, or no
+    # bot to move and no clock running) before it is evicted; it reloads when next opened.
+    evict_after: float = 600.0
+    # Host names the server answers for (empty: any; ``intrigue serve`` on a loopback address
+    # allows only loopback names), page origins besides the server's own that may open a
+    # WebSocket, and the largest HTTP request body (transport/guard.py).
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 65536
+
+
+# The limits an operator may set from the environment: INTRIGUE_<NAME> (docs/server.md).
+LIMITS = (
+    "bot_processes",
+    "bot_budget",
+    "tables_per_minute",
+    "max_open_tables",
+    "max_bot_tables",
+    "evict_after",
+    "leave_timeout",
+)
+
+
+# What ``intrigue serve`` (a server facing strangers) limits unless the environment says else.
+SERVE_LIMITS: dict[str, Any] = {
+    "tables_per_minute": 30,
+    "max_open_tables": 2000,
+    "max_bot_tables": 20,
+}
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+HOSTS_ENV, ORIGINS_ENV = "INTRIGUE_ALLOWED_HOSTS", "INTRIGUE_ALLOWED_ORIGINS"
+
+
+def origins_from_environment(
+    listen: str, environ: Mapping[str, str] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """``intrigue serve``'s trusted host names and extra WebSocket origins: the comma-separated
+    ``INTRIGUE_ALLOWED_HOSTS`` / ``INTRIGUE_ALLOWED_ORIGINS``; without the first, a server
+    listening on a loopback address answers only to loopback names (DNS rebinding), any other
+    to any name (set it when the server faces the internet)."""
+    environ = os.environ if environ is None else environ
+    hosts = tuple(h.strip() for h in environ.get(HOSTS_ENV, "").split(",") if h.strip())
+    if not hosts and listen in LOOPBACK_NAMES:
+        hosts = LOOPBACK_NAMES
+    origins = tuple(o.strip() for o in environ.get(ORIGINS_ENV, "").split(",") if o.strip())
+    return {"allowed_hosts": hosts, "allowed_origins": origins}
+
+
+def limits_from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``intrigue serve``'s limits: `SERVE_LIMITS`, then any of `LIMITS` set in the
+    environment (``INTRIGUE_MAX_BOT_TABLES=50``...), as Settings keyword arguments;
+    `ValueError` naming the variable for a value that is not a number."""
+    environ = os.environ if environ is None else environ
+    kinds = {f.name: f.type for f in fields(Settings)}
+    chosen: dict[str, Any] = dict(SERVE_LIMITS)
+    for name in LIMITS:
+        variable = f"INTRIGUE_{name.upper()}"
+        text = environ.get(variable)
+        if not text:
+            continue
+        convert = int if kinds[name] in (int, "int") else float
+        try:
+            chosen[name] = max(0, convert(text))
+        except ValueError:
+            raise ValueError(f"{variable}={text[:40]!r}: not a number") from None
+    return chosen

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -249,7 +250,13 @@ def now() -> datetime:
 # commit, which under load cost more than all the rest of a move (docs/performance.md).
 SQLITE_SYNCHRONOUS = ("normal", "full", "extra", "off")
 DEFAULT_SQLITE_SYNCHRONOUS = "normal"
-SQLITE_BUSY_TIMEOUT = 30.0
+# Seconds a SQLite write waits for another process's lock before the request is answered 503
+# (a database locked for longer is as good as unavailable; a player should hear so at once).
+SQLITE_BUSY_TIMEOUT = 2.0
+
+
+class DatabaseDamaged(RuntimeError):
+    """The database file fails SQLite's integrity check: the server refuses to serve it."""
 
 
 def make_engine(url: str) -> Engine:
@@ -323,8 +330,27 @@ class Store:
         with self._writers, self._sessions.begin() as session:
             yield session
 
+    def check_integrity(self) -> None:
+        """`DatabaseDamaged` if a SQLite file is not a database or fails ``PRAGMA
+        quick_check`` (serving it would answer bare errors and write into the damage)."""
+        where = self.engine.url.database
+        if self.engine.dialect.name != "sqlite" or not where or not Path(where).exists():
+            return  # a new file is created sound by the migration
+        try:
+            # Read-only, past the engine (which would switch the file to WAL: a write).
+            with contextlib.closing(sqlite3.connect(f"file:{where}?mode=ro", uri=True)) as db:
+                problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise  # busy, not broken
+            raise DatabaseDamaged(_damaged(where, str(exc))) from None
+        if problems != ["ok"]:
+            raise DatabaseDamaged(_damaged(where, "; ".join(problems[:3])))
+
     def migrate(self) -> None:
-        """Create or upgrade the schema to the newest Alembic revision."""
+        """Create or upgrade the schema to the newest Alembic revision (after checking a SQLite
+        file's integrity: `DatabaseDamaged`)."""
+        self.check_integrity()
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
@@ -473,3 +499,10 @@ class Store:
 
 def _message_record(row: MessageRow) -> MessageRecord:
     return MessageRecord(row.id, row.seat, row.to_seat, row.text, row.step, row.created)
+
+
+def _damaged(where: str, problem: str) -> str:
+    return (
+        f"the database {where} is damaged ({problem[:200]}); the server will not serve or write "
+        "to it: restore it from a backup (or move it aside to start afresh)"
+    )

@@ -53,7 +53,8 @@ def may_read(line: MessageRecord, seat: int | None, over: bool, reveal: bool) ->
 
 
 def clean_text(raw: Any) -> str:
-    """The text to store: control characters become spaces, ends are trimmed; or `ClientError`."""
+    """The text to store: control characters become spaces, bidirectional controls are dropped,
+    ends are trimmed; or `ClientError`."""
     if not isinstance(raw, str):
         raise ClientError("malformed message: 'text' must be the text to say")
     # Lone surrogates cannot be stored as UTF-8; other control characters could fake layout.
@@ -65,7 +66,16 @@ def clean_text(raw: Any) -> str:
     return text
 
 
+# Bidirectional controls (embeddings, overrides, isolates, marks) could make a line read as
+# another seat's, or reorder what follows it on the page: they are dropped.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
 def _clean_char(char: str) -> str:
+    if char in BIDI_CONTROLS:
+        return ""
     category = unicodedata.category(char)
     if category == "Cc":
         return " "

@@ -40,7 +40,6 @@ from sqlalchemy.orm import Session
 
 import intrigue
 from intrigue.bots import Bot, make_bot
-from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State
 
 from ..storage.db import DB_UNAVAILABLE, HUMAN, ActionRow, SeatRow, Store, TableRecord, aware
@@ -344,14 +343,14 @@ class TableClock:
             await self._clock_move(seat)
 
     async def _clock_move(self, seat: int) -> None:
-        """The clock bot makes ``seat``'s move (thinking in a worker thread)."""
+        """The clock bot makes ``seat``'s move (thinking in the bot pool)."""
         if self._bot is None:
             self._bot = make_bot(self.level)
         for _attempt in range(3):  # the table may move on while the bot thinks: think again
             state = self.table.state
             if not self.expired(seat, self.time.now()):
                 break
-            action = await asyncio.to_thread(bot_move, self._bot, state, seat, self._rng)
+            action = await self.table.pool.move(self.table.id, self._bot, state, seat, self._rng)
             await self.table.play_bot(state, seat, action, CLOCK)
         self.table.kick_bots()
 

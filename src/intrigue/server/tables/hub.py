@@ -2,13 +2,20 @@
 
 A table lives in memory while it is played; the database is the truth, so the hub rebuilds any
 table by replaying its stored moves (at start-up for unfinished games, on demand for others).
+A table nobody is connected to and that has nothing to do (finished; or no bot to move and no
+clock running) is evicted from memory after ``Settings.evict_after`` seconds, and rebuilt the
+same way when next opened. Creation is capped: ``max_open_tables`` unfinished tables in memory,
+``max_bot_tables`` of them with no human seat (bots playing bots cost CPU and nobody watches
+them by necessity).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import time
 from typing import Any
 
 import intrigue
@@ -17,12 +24,17 @@ from intrigue.engine import InvalidOption
 from ..config import Settings
 from ..storage.db import HUMAN, PLAYING, Store, TableRecord
 from ..storage.writer import ActionWriter
+from .botpool import BotPool
 from .clock import ClockWatcher, TableClock
 from .interfaces import ScaleOut
 from .seats import check_seat_kinds, seat_record
 from .table import LiveTable, replay_turns, to_move_of
 
 log = logging.getLogger("intrigue.server")
+
+
+class ServerFull(Exception):
+    """A table cannot be created now: a cap on open tables is reached (a 503 with the text)."""
 
 
 class Hub:
@@ -33,11 +45,14 @@ class Hub:
         self.settings = settings
         self.writer = ActionWriter(store)  # group commit of every table's moves
         self.tables: dict[str, LiveTable] = {}
+        # Where every table's bots think: worker processes, first come first served.
+        self.pool = BotPool(settings.bot_processes, settings.bot_budget)
         # Deadlines and leavers of every live table.
         self.watcher = ClockWatcher(settings.time, self.clocks)
         # Scale-out: several processes sharing the database, woken through Redis; set by the
         # builder of the server (`intrigue.server.transport.app`), None for one process alone.
         self.bus: ScaleOut | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     def clocks(self) -> list[TableClock]:
         """The clock of every live table (what the clock watcher checks)."""
@@ -54,13 +69,20 @@ class Hub:
                 table.kick_bots()
         log.info("%d unfinished table(s) restored", len(self.tables))
         self.watcher.start()
+        if self.settings.evict_after > 0:
+            self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-tables")
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self.bus is not None:
             await self.bus.stop()
         await self.watcher.stop()
         for table in list(self.tables.values()):
             await table.stop()
+        await asyncio.to_thread(self.pool.close)
         await asyncio.to_thread(self.writer.close)
         await asyncio.to_thread(self.store.close)
 
@@ -85,7 +107,7 @@ class Hub:
             return None
         if table_id in self.tables:  # loaded meanwhile by another request
             return self.tables[table_id]
-        table = LiveTable(record, state, self.store, self.settings, self.writer, turns)
+        table = LiveTable(record, state, self.store, self.settings, self.writer, turns, self.pool)
         self.tables[table_id] = table
         await table.clock.restore()
         if self.bus is not None and table.bus is None:
@@ -116,6 +138,8 @@ class Hub:
         """
         game = intrigue.load(game_id)
         state = game.new(players, secrets.randbits(63), **options)
+        kinds = check_seat_kinds(kinds, state.players)
+        self._check_room(HUMAN not in kinds)
         fixed = game.fixed_chance(state.options)
         if fixed and not custom_deal:
             raise InvalidOption(
@@ -123,7 +147,6 @@ class Hub:
                 "would be a custom deal, shown as such to every player; ask for one with "
                 '"custom_deal": true'
             )
-        kinds = check_seat_kinds(kinds, state.players)
         tokens = {seat: secrets.token_urlsafe(24) for seat, k in enumerate(kinds) if k == HUMAN}
         record = TableRecord(
             id=secrets.token_hex(6),
@@ -138,9 +161,59 @@ class Hub:
         )
         await asyncio.to_thread(self.store.create_table, record)
         turns = [to_move_of(state)]
-        table = LiveTable(record, state, self.store, self.settings, self.writer, turns)
+        table = LiveTable(record, state, self.store, self.settings, self.writer, turns, self.pool)
         self.tables[table.id] = table
         if self.bus is not None:
             await self.bus.attach(table, created=True)
         table.kick_bots()
         return table, tokens
+
+    # -- caps and eviction ------------------------------------------------------------------
+    def _check_room(self, bots_only: bool) -> None:
+        """`ServerFull` if a cap on unfinished tables in memory is reached."""
+        settings = self.settings
+        playing = [t for t in self.tables.values() if not t.state.is_over]
+        if settings.max_open_tables and len(playing) >= settings.max_open_tables:
+            raise ServerFull(
+                f"the server has {len(playing)} open tables, its most; try again later"
+            )
+        if bots_only and settings.max_bot_tables:
+            robots = sum(1 for t in playing if t.bots_only)
+            if robots >= settings.max_bot_tables:
+                raise ServerFull(
+                    f"the server already runs {robots} tables with only bots, its most; "
+                    "seat a human, or try again later"
+                )
+
+    def idle(self, table: LiveTable, now: float) -> bool:
+        """Whether ``table`` may leave memory: nobody connected, nothing happened for
+        ``evict_after`` seconds, and nothing will happen by itself (finished; or no bot to
+        move, no clock running and no other process relying on this replica)."""
+        if table.clients or now - table.touched < self.settings.evict_after:
+            return False
+        if table.state.is_over:
+            return True
+        if self.bus is not None or table.clock.limit is not None:
+            return False
+        return not table.bots_to_move() and (table.bot_task is None or table.bot_task.done())
+
+    async def evict_idle(self) -> list[str]:
+        """Drop the idle tables from memory (they reload from the database when opened)."""
+        now = time.monotonic()
+        gone = [table_id for table_id, t in self.tables.items() if self.idle(t, now)]
+        for table_id in gone:
+            table = self.tables.pop(table_id)
+            await table.stop()
+            self.pool.forget(table_id)
+        if gone:
+            log.debug("%d idle table(s) evicted from memory", len(gone))
+        return gone
+
+    async def _sweep(self) -> None:
+        pause = min(max(self.settings.evict_after / 2, 0.05), 30.0)
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self.evict_idle()
+            except Exception:
+                log.exception("evicting idle tables failed")

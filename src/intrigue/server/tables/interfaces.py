@@ -17,6 +17,7 @@ from intrigue.engine import Action, Rng, State
 
 from ..config import Settings
 from ..storage.db import MessageRecord, Store
+from .botpool import BotPool
 from .connection import Client
 
 
@@ -31,6 +32,7 @@ class TableFace(Protocol):
     clients: set[Client]
     bots: dict[int, Bot]
     bot_rngs: dict[int, Rng]
+    pool: BotPool
     bus: ScaleOut | None
 
     def kick_bots(self) -> None:

@@ -17,11 +17,11 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import Any
 
 import intrigue
 from intrigue.bots import Bot, make_bot
-from intrigue.bots.match import bot_move
 from intrigue.engine import Action, IllegalAction, InvalidAction, Rng, State
 
 from ..config import Settings
@@ -38,6 +38,7 @@ from ..storage.db import (
     log_store_failure,
 )
 from ..storage.writer import ActionWriter
+from .botpool import BotPool
 from .chat import TableChat
 from .clock import TableClock
 from .connection import Client
@@ -65,6 +66,7 @@ class LiveTable:
         settings: Settings,
         writer: ActionWriter | None = None,
         turns: list[tuple[int, ...]] | None = None,
+        pool: BotPool | None = None,
     ) -> None:
         self.id = record.id
         self.created = aware(record.created)  # SQLite hands back naive UTC times
@@ -75,6 +77,8 @@ class LiveTable:
         self.store = store
         self.writer = writer or ActionWriter(store)  # the Hub shares one between its tables
         self.settings = settings
+        # Where bots think (the hub shares one pool of worker processes between its tables).
+        self.pool = pool or BotPool(0, settings.bot_budget)
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.bots: dict[int, Bot] = {
@@ -88,6 +92,7 @@ class LiveTable:
         )
         self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
         self.bus: ScaleOut | None = None  # scale-out: the link to other processes (set by the hub)
+        self.touched = time.monotonic()  # the last connection, departure or move (eviction)
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -113,6 +118,11 @@ class LiveTable:
         a fair deal). Shown to every seat and in the lobby: the creator could know it."""
         return self.state.game.fixed_chance(self.state.options)
 
+    @property
+    def bots_only(self) -> bool:
+        """No human seat (bots playing bots: capped by ``Settings.max_bot_tables``)."""
+        return all(s.kind == BOT for s in self.seats.values())
+
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
         for seat in self.seats.values():
@@ -130,12 +140,14 @@ class LiveTable:
         client.send(sync)
         client.seen = self.state.log_length
         self.clients.add(client)
+        self.touched = time.monotonic()
         self.clock.joined(client)
         if self.bus is not None:
             self.bus.presence_changed(self)
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
+        self.touched = time.monotonic()
         client.close()
         self.clock.left(client)
         if self.bus is not None:
@@ -269,6 +281,7 @@ class LiveTable:
         self.clock.committed(seat, auto, self.state, candidate, created)
         self.state = candidate
         self.turns.append(to_move_of(candidate))
+        self.touched = time.monotonic()
         if self.bus is not None:
             self.bus.moved(self, ordinal)
         return True
@@ -305,7 +318,7 @@ class LiveTable:
         return len(missing)
 
     # -- bots -------------------------------------------------------------------------------
-    def _bot_seats_to_move(self) -> list[int]:
+    def bots_to_move(self) -> list[int]:
         state = self.state
         return [] if state.is_over else [s for s in state.to_move if s in self.bots]
 
@@ -313,7 +326,7 @@ class LiveTable:
         """Start the bot runner if a bot is to move and it is not running already."""
         if self.bus is not None and not self.bus.in_charge(self):
             return  # another process holds this table's lease and plays its bots
-        if self._bot_seats_to_move() and (self.bot_task is None or self.bot_task.done()):
+        if self.bots_to_move() and (self.bot_task is None or self.bot_task.done()):
             self.bot_task = asyncio.create_task(self._run_bots(), name=f"bots-{self.id}")
 
     async def stop(self) -> None:
@@ -325,14 +338,14 @@ class LiveTable:
             self.leave(client)
 
     async def _run_bots(self) -> None:
-        """Play bot moves until no bot is to move; each decision runs in a worker thread."""
+        """Play bot moves until no bot is to move; each decision runs in the bot pool."""
         try:
-            while seats := self._bot_seats_to_move():
+            while seats := self.bots_to_move():
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
                 state, seat = self.state, seats[0]
-                action = await asyncio.to_thread(
-                    bot_move, self.bots[seat], state, seat, self.bot_rngs[seat]
+                action = await self.pool.move(
+                    self.id, self.bots[seat], state, seat, self.bot_rngs[seat]
                 )
                 await self._play_bot_until_stored(state, seat, action)
         except asyncio.CancelledError:

@@ -22,9 +22,11 @@ from ..config import Settings
 from ..scaleout.bus import make_bus
 from ..storage.db import DB_DOWN, DB_UNAVAILABLE, Store, driver_words
 from ..tables.clock import clock_settings
-from ..tables.hub import Hub
+from ..tables.hub import Hub, ServerFull
 from ..tables.rematch import Rematches
 from ..tables.table import LiveTable
+from .guard import BodyTooLarge, Guard
+from .limits import CreationLimit
 from .openapi import document_errors
 from .replays import add_replay_routes
 from .together import add_together
@@ -79,11 +81,28 @@ def create_app(settings: Settings) -> FastAPI:
         app.add_exception_handler(unavailable, _database_unavailable)  # type: ignore[arg-type]
     _add_pages(app)
     add_replay_routes(app, hub, STATIC / "replay.html")
-    _add_api(app, hub)
+    _add_api(app, hub, CreationLimit(settings.tables_per_minute))
     add_together(app, hub, STATIC)  # table screen, "your tables"
     add_websocket(app, hub, settings)
     document_errors(app)  # /openapi.json tells the 400/404/409/503 answers, not FastAPI's 422
+    app.add_exception_handler(RecursionError, _too_deep)
+    app.add_exception_handler(BodyTooLarge, _too_large)  # type: ignore[arg-type]
+    app.add_middleware(
+        Guard,  # type: ignore[arg-type]
+        allowed_hosts=settings.allowed_hosts,
+        allowed_origins=settings.allowed_origins,
+        max_body_bytes=settings.max_body_bytes,
+    )
     return app
+
+
+async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:
+    """A JSON body nested past what the parser can follow: a 400, not a traceback."""
+    return JSONResponse({"detail": "request body nested too deeply"}, status_code=400)
+
+
+async def _too_large(_request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=413)
 
 
 async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
@@ -119,7 +138,7 @@ def _add_pages(app: FastAPI) -> None:
         return FileResponse(STATIC / "table.html")
 
 
-def _add_api(app: FastAPI, hub: Hub) -> None:
+def _add_api(app: FastAPI, hub: Hub, creations: CreationLimit) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return [{**info, "guide": _guide(info["id"])} for info in intrigue.games()]
@@ -130,6 +149,14 @@ def _add_api(app: FastAPI, hub: Hub) -> None:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        wait = creations.wait(request.client.host if request.client else "")
+        if wait > 0:
+            raise HTTPException(
+                429,
+                f"too many new tables from your address (at most {creations.per_minute} a "
+                f"minute); try again in {wait:.0f} seconds",
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )
         try:
             settings = {
                 "reveal_chat": body.reveal_chat,
@@ -142,6 +169,8 @@ def _add_api(app: FastAPI, hub: Hub) -> None:
             raise HTTPException(400, f"unknown game: {exc}") from None
         except (InvalidOption, ValueError, TypeError) as exc:
             raise HTTPException(400, str(exc)) from None
+        except ServerFull as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
         return _created(table, tokens, str(request.base_url).rstrip("/"))
 
     @app.get("/api/tables/{table_id}")

@@ -25,7 +25,8 @@ REASONS = {
     "400": "Bad input: the detail says what is wrong",
     "404": "No such table (or replay step)",
     "409": "The game is not over yet: its replay opens at the end",
-    "503": "The database is unavailable right now; nothing was saved",
+    "429": "Too many new tables from this address; Retry-After says when to try again",
+    "503": "The database is unavailable, or the server is full, right now; nothing was saved",
 }
 
 
@@ -40,6 +41,8 @@ def errors_of(path: str, operation: dict[str, Any]) -> list[str]:
         codes.append("409")
     if path.startswith(("/api/tables", "/api/my-tables")):
         codes.append("503")
+    if path == "/api/tables" and "requestBody" in operation:
+        codes.append("429")  # creation is rate-limited per address
     return codes
 
 

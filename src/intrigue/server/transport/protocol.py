@@ -21,16 +21,57 @@ except ImportError:  # pragma: no cover - orjson is in the server extras
     orjson = None
 
 
+# Deepest nesting of arrays and objects a client message may have (the protocol needs 3); a
+# deeper one is refused before it is parsed (4 KB of brackets once made the parser recurse
+# until Python gave up, dropping the connection with a traceback in the log).
+MAX_DEPTH = 8
+
+
+def nesting(text: str | bytes) -> int:
+    """How deeply the arrays and objects of a JSON text nest (brackets in strings not counted)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def too_deep(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON text nests deeper than ``limit`` (cheap for the usual flat message)."""
+    opening = text.count(b"[" if isinstance(text, bytes) else "[") + text.count(
+        b"{" if isinstance(text, bytes) else "{"
+    )
+    return opening > limit and nesting(text) > limit
+
+
 def read_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
-    """The JSON object a client sent; `ClientError` for oversized or malformed input."""
+    """The JSON object a client sent; `ClientError` for oversized, too deeply nested or
+    malformed input."""
     if raw is None:
         raise ClientError('empty message; send a JSON object such as {"type": "act", ...}')
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
     if size > limit:
         raise ClientError(f"message too large ({size} bytes; at most {limit})")
+    if too_deep(raw):
+        raise ClientError(f"message nested too deeply (at most {MAX_DEPTH} levels of [ and {{)")
     try:
         message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ClientError("malformed message: not JSON") from None
     if not isinstance(message, dict):
         raise ClientError("malformed message: expected a JSON object")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from urllib.parse import urlsplit, urlunsplit
 
 import uvicorn
@@ -13,13 +14,18 @@ from sqlalchemy.engine import make_url
 from ..config import (
     BOT_DELAY_ENV,
     DATABASE_ENV,
+    HOSTS_ENV,
+    ORIGINS_ENV,
     REDIS_ENV,
     REDIS_PREFIX_ENV,
     Settings,
     choose_bot_delay,
     choose_database_url,
     choose_redis,
+    limits_from_environment,
+    origins_from_environment,
 )
+from ..storage.db import DatabaseDamaged, Store
 from .app import create_app
 from .logs import mask_secrets_in_logs
 from .tuning import tune_process
@@ -49,8 +55,14 @@ def uvicorn_config(
 def serve(
     settings: Settings, host: str, port: int, workers: int = 1, log_level: str = "info"
 ) -> int:
-    """Serve until interrupted; prints the address first."""
+    """Serve until interrupted; prints the address first. A damaged SQLite database is refused
+    with one sentence (exit status 2) before anything is served or written."""
     _basic_logging(log_level)
+    try:
+        _check_database(settings.database_url)
+    except DatabaseDamaged as exc:
+        print(f"intrigue: {exc}", file=sys.stderr, flush=True)
+        return 2
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
     bus = f", redis {_hide_password(settings.redis_url)}" if settings.redis_url else ""
@@ -75,6 +87,8 @@ def serve_workers(
     os.environ[REDIS_ENV] = settings.redis_url or ""
     os.environ[REDIS_PREFIX_ENV] = settings.redis_prefix
     os.environ[LOG_LEVEL_ENV] = log_level
+    os.environ[HOSTS_ENV] = ",".join(settings.allowed_hosts)
+    os.environ[ORIGINS_ENV] = ",".join(settings.allowed_origins)
     uvicorn.run(
         "intrigue.server.transport.run:worker_app",
         factory=True,
@@ -101,10 +115,20 @@ def worker_app() -> FastAPI:
             bot_delay=choose_bot_delay(None),
             redis_url=redis_url,
             redis_prefix=redis_prefix,
+            **limits_from_environment(),  # inherited from the parent's environment
+            **origins_from_environment(""),
         )
     )
     tune_process()  # the application is built: freeze it for the garbage collector
     return app
+
+
+def _check_database(url: str) -> None:
+    store = Store(url)
+    try:
+        store.check_integrity()
+    finally:
+        store.close()
 
 
 def _basic_logging(level: str) -> None:

@@ -1,0 +1,156 @@
+"""Bots cannot swamp the server (issue 18, item 3), over real sockets: table creation is
+rate-limited per client address (429), open tables and all-bot tables are capped (503), bots
+think in a bounded pool of worker processes that import no part of the server, each table's
+thinking has a CPU budget, and idle or finished tables leave memory and reload when opened.
+
+The attack: one client created 2,000 tables in 13 s, and 25 tables of ``hard`` bots (thinking
+in the default thread pool, under the GIL) slowed every other table's moves a hundredfold."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from server_driver import (
+    TIMEOUT,
+    Player,
+    ThreadServer,
+    create_table,
+    first_action,
+    is_over,
+    wait_until,
+)
+
+from intrigue.server.config import SERVE_LIMITS, Settings, limits_from_environment
+from intrigue.server.tables.botpool import worker_modules
+
+BOTS = ["easy"] * 5
+HUMANS = ["human"] * 5
+
+
+def post(server: ThreadServer, seats: list[str], **extra) -> httpx.Response:
+    body = {"game": "masquerade-murder", "seats": seats, **extra}
+    return httpx.post(f"{server.url}/api/tables", json=body, timeout=TIMEOUT)
+
+
+@pytest.fixture
+def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+    """A server with the limits the test names (``@pytest.mark.parametrize`` indirect)."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", **request.param)
+    running = ThreadServer(settings).start()
+    yield running
+    running.stop()
+
+
+@pytest.mark.parametrize("limited", [{"tables_per_minute": 3, "bot_delay": 0}], indirect=True)
+def test_table_creation_is_rate_limited_per_address(limited):
+    for _ in range(3):
+        assert post(limited, HUMANS).status_code == 201
+    refused = post(limited, HUMANS)
+    assert refused.status_code == 429
+    assert "too many new tables from your address" in refused.json()["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert len(limited.hub.tables) == 3  # nothing was created
+
+
+@pytest.mark.parametrize("limited", [{"tables_per_minute": 0, "bot_delay": 0}], indirect=True)
+def test_no_creation_limit_when_set_to_zero(limited):
+    """What bench/load.py uses to create its many tables."""
+    assert all(post(limited, HUMANS).status_code == 201 for _ in range(40))
+
+
+@pytest.mark.parametrize(
+    "limited", [{"max_bot_tables": 2, "max_open_tables": 4, "bot_delay": 60}], indirect=True
+)
+def test_all_bot_tables_and_open_tables_are_capped(limited):
+    # Bots wait a minute before each move, so these tables stay open.
+    assert [post(limited, BOTS).status_code for _ in range(2)] == [201, 201]
+    refused = post(limited, BOTS)
+    assert refused.status_code == 503 and "only bots" in refused.json()["detail"]
+    # A table with a human seat is still welcome, up to the cap on open tables.
+    assert [post(limited, ["human", *BOTS[1:]]).status_code for _ in range(2)] == [201, 201]
+    full = post(limited, HUMANS)
+    assert full.status_code == 503 and "open tables" in full.json()["detail"]
+    assert full.headers["Retry-After"]
+
+
+@pytest.mark.parametrize("limited", [{"evict_after": 0.3, "bot_delay": 0}], indirect=True)
+def test_idle_and_finished_tables_leave_memory_and_reload_when_opened(limited):
+    # An unfinished table nobody is at: played one move, left, evicted.
+    table = create_table(limited.url, seats=HUMANS)
+    player = Player(limited.ws_url, table["id"], table["links"][0]["token"])
+    assert player.act(first_action(player.sync()))["type"] == "update"
+    player.close()
+    wait_until(lambda: table["id"] not in limited.hub.tables, "the idle table to be evicted")
+    # Opened again: rebuilt from the database, as it was.
+    again = Player(limited.ws_url, table["id"], table["links"][0]["token"])
+    assert again.sync()["view"]["step"] == 1
+    assert table["id"] in limited.hub.tables
+    again.close()
+    # A finished game of bots leaves memory too; its replay still opens.
+    bots = create_table(limited.url, seats=BOTS, options={"max_turns": 1})
+    wait_until(lambda: bots["id"] not in limited.hub.tables, "the finished table to be evicted")
+    info = httpx.get(f"{limited.url}/api/tables/{bots['id']}", timeout=TIMEOUT).json()
+    assert info["status"] == "over" and is_over({"view": info["view"]})
+
+
+@pytest.mark.parametrize("limited", [{"evict_after": 0.2, "bot_delay": 0}], indirect=True)
+def test_a_table_with_a_running_clock_stays_in_memory(limited):
+    clocked = post(limited, HUMANS, clock={"mode": "move", "seconds": 60}).json()
+    plain = create_table(limited.url, seats=HUMANS)
+    wait_until(lambda: plain["id"] not in limited.hub.tables, "the plain table to be evicted")
+    assert clocked["id"] in limited.hub.tables  # its deadline must still be watched
+
+
+@pytest.mark.parametrize(
+    "limited", [{"bot_processes": 1, "bot_delay": 0, "bot_budget": 0}], indirect=True
+)
+def test_bots_think_in_worker_processes_that_import_no_server(limited):
+    table = create_table(limited.url, seats=["human"] + ["medium"] * 4, options={"max_turns": 1})
+    player = Player(limited.ws_url, table["id"], table["links"][0]["token"])
+    view = player.sync()
+    while not is_over(view):
+        view = player.act(first_action(view)) if view["legal_actions"] else player.recv()
+    player.close()
+    pool = limited.hub.pool
+    assert pool.worker_pids and os.getpid() not in pool.worker_pids
+    assert pool.spent[table["id"]] > 0
+    loop = asyncio.new_event_loop()
+    try:
+        modules = loop.run_until_complete(loop.run_in_executor(pool._pool(), worker_modules))
+    finally:
+        loop.close()
+    heavy = [m for m in modules if m.startswith(("fastapi", "starlette", "sqlalchemy", "uvicorn"))]
+    assert not heavy and "intrigue.server.transport" not in modules
+    assert "intrigue.server.storage" not in modules and "intrigue.bots" in modules
+
+
+@pytest.mark.parametrize(
+    "limited", [{"bot_processes": 1, "bot_delay": 0, "bot_budget": 1e-9}], indirect=True
+)
+def test_a_table_that_spent_its_thinking_budget_plays_on_cheaply(limited):
+    table = create_table(limited.url, seats=["hard"] * 5, options={"max_turns": 2})
+    wait_until(
+        lambda: httpx.get(f"{limited.url}/api/tables/{table['id']}").json()["status"] == "over",
+        "the game to end",
+        timeout=60,
+    )
+    pool = limited.hub.pool
+    # One search was paid for; every later move was the cheap bot's (not charged).
+    assert pool.over_budget(table["id"])
+    assert len(pool.worker_pids) == 1 and 0 < pool.spent[table["id"]] < 60
+
+
+def test_limits_are_set_from_the_environment():
+    chosen = limits_from_environment(
+        {"INTRIGUE_TABLES_PER_MINUTE": "0", "INTRIGUE_BOT_BUDGET": "2"}
+    )
+    assert chosen == {**SERVE_LIMITS, "tables_per_minute": 0, "bot_budget": 2.0}
+    assert limits_from_environment({})["tables_per_minute"] == 30  # intrigue serve's default
+    assert Settings(**chosen).tables_per_minute == 0
+    with pytest.raises(ValueError, match="INTRIGUE_MAX_BOT_TABLES"):
+        limits_from_environment({"INTRIGUE_MAX_BOT_TABLES": "lots"})
