@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_driver import Player, ThreadServer
@@ -55,9 +56,38 @@ def connect(server: ThreadServer) -> Iterator[Connect]:
         player.close()
 
 
+class CspBypassing:
+    """A Playwright browser whose pages ignore the server's Content-Security-Policy.
+
+    Playwright evaluates a predicate given as an expression (``wait_for_function("a === b")``)
+    with ``eval``, which the server's policy forbids (``script-src 'self'``). The pages
+    themselves need no ``eval``: `strict_browser` opens them under the policy, and
+    ``test_server_custom_deal.py`` plays there, checking that nothing is blocked.
+    """
+
+    def __init__(self, browser: Any) -> None:
+        self.strict = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self.strict.new_context(**{"bypass_csp": True, **options})
+
+    def new_page(self, **options: Any) -> Any:
+        return self.strict.new_page(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.strict, name)
+
+
+@pytest.fixture(scope="module")
+def strict_browser(browser: CspBypassing) -> Any:
+    """The browser, its pages under the server's Content-Security-Policy."""
+    return browser.strict
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright (never a downloaded browser); skips if missing."""
+    """Debian's Chromium driven by Playwright (never a downloaded browser); skips if missing.
+    Its pages bypass the server's Content-Security-Policy (see `CspBypassing`)."""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="the playwright package is missing"
     )
@@ -67,7 +97,7 @@ def browser() -> Iterator[object]:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
-        yield chromium
+        yield CspBypassing(chromium)
         chromium.close()
 
 

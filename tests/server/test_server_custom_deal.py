@@ -85,8 +85,13 @@ def test_a_rematch_never_carries_a_custom_deal(server, connect):
     assert again["custom_deal"] == []
 
 
-def test_the_lobby_offers_fixed_deals_only_behind_the_custom_deal_choice(browser, web_server):
-    page = browser.new_page()
+def test_the_lobby_offers_fixed_deals_only_behind_the_custom_deal_choice(
+    strict_browser, web_server
+):
+    """Played under the server's Content-Security-Policy: nothing on the pages is blocked."""
+    page = strict_browser.new_page()
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Security Policy" in m.text else None)
     try:
         page.goto(web_server.url)
         page.wait_for_selector('[name="option-thug_mode"]', state="attached")
@@ -106,5 +111,7 @@ def test_the_lobby_offers_fixed_deals_only_behind_the_custom_deal_choice(browser
         page.goto(link)
         page.wait_for_selector("#custom-deal:not([hidden])")
         assert "fixed the roles" in page.inner_text("#custom-deal")
+        page.wait_for_selector("#chat-input")  # the table page ran its scripts
+        assert blocked == []
     finally:
         page.close()

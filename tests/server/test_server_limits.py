@@ -18,6 +18,7 @@ import pytest
 from server_driver import (
     TIMEOUT,
     Player,
+    ProcessServer,
     ThreadServer,
     create_table,
     first_action,
@@ -154,3 +155,46 @@ def test_limits_are_set_from_the_environment():
     assert Settings(**chosen).tables_per_minute == 0
     with pytest.raises(ValueError, match="INTRIGUE_MAX_BOT_TABLES"):
         limits_from_environment({"INTRIGUE_MAX_BOT_TABLES": "lots"})
+
+
+def test_bot_workers_exit_when_their_server_is_killed(tmp_path):
+    """A SIGKILLed server runs no shutdown: its workers notice and exit by themselves."""
+    log = tmp_path / "server.log"
+    one = {"INTRIGUE_BOT_PROCESSES": "1"}
+    server = ProcessServer(f"sqlite:///{tmp_path / 'db.sqlite3'}", log, env=one).start()
+    try:
+        table = create_table(server.url, seats=["human", *["medium"] * 4], options={"max_turns": 1})
+        player = Player(server.ws_url, table["id"], table["links"][0]["token"])
+        view = player.sync()
+        while not is_over(view):  # the medium bots think in the worker: it is running
+            view = player.act(first_action(view)) if view["legal_actions"] else player.recv()
+        player.close()
+        assert server.proc is not None
+        workers = children(server.proc.pid)
+        assert len(workers) == 1
+    finally:
+        server.kill()
+    wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to exit", 30)
+
+
+def children(pid: int) -> list[int]:
+    """The pids of ``pid``'s bot workers (its spawned children, from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and b"spawn_main" in command:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

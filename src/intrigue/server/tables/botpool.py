@@ -20,8 +20,12 @@ another table's moves from 3 ms to over a second). So decisions run in their own
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -31,6 +35,7 @@ from intrigue.bots.random_bot import RandomBot
 from intrigue.engine import Action, Rng, State
 
 CHEAP = "easy"  # the level a table's bots fall back to once their thinking budget is spent
+PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent dies
 
 
 def think(bot: Bot, state: State, seat: int, rng: Rng) -> tuple[Action, Rng, float, int]:
@@ -104,12 +109,28 @@ def _is_cheap(bot: Bot) -> bool:
 
 
 def _warm() -> None:
-    """A worker's start: import the games now rather than during its first decision."""
+    """A worker's start: import the games now rather than during its first decision, and
+    watch the server: a worker whose server died (even by SIGKILL, when no shutdown runs)
+    exits rather than linger."""
     import intrigue
+
+    _die_with_parent()
 
     for info in intrigue.games():
         intrigue.load(info["id"])
     make_bot(CHEAP)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to end this worker when the server that spawned it dies (``prctl``'s
+    PR_SET_PDEATHSIG; workers are spawned from the event loop's thread, which lives as long as
+    the server). Elsewhere a dead server's idle workers linger until their pipe closes."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        parent = os.getppid()
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # it died before the request was made
+            os._exit(0)
 
 
 def worker_modules() -> list[str]:
