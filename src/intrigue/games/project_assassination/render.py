@@ -15,9 +15,12 @@ from rich.text import Text
 from intrigue.engine import Action
 
 from .board import (
+    BETWEEN,
     CELL,
+    CELLS,
     COLUMNS,
     DIRECTION_NAMES,
+    ENEMY_STATS,
     FEATURE_GRID,
     NAMES,
     SHOTGUN,
@@ -262,7 +265,40 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
     return str(action)
 
 
+def _danger(cell: str, view: dict[str, Any]) -> str:
+    """The enemy damage waiting where a move to ``cell`` ends (public facts of the view only):
+    " — in range of the Grunt on D3: 3 damage", or "" when it is safe or Cover is on."""
+    turn = view.get("turn") or {}
+    seat = turn.get("seat")
+    if seat is None or turn.get("cover"):
+        return ""
+    me = view["players"][seat]
+    end = CELL[cell]
+    if me["point"] == cell:
+        end = CELL[me["spawn"]]  # collect, then back to spawn: the danger is there
+    elif end in TUNNELS:
+        end = TUNNELS[end]
+    blocked = {CELL[c] for c in view["obstacles"]}
+    hits = []
+    for enemy in view["enemies"]:
+        stats = ENEMY_STATS[enemy["kind"]]
+        at = CELL[enemy["cell"]]
+        if enemy["paralysed"] or not stats.range or at == end:
+            continue
+        between = BETWEEN[at * CELLS + end]
+        if between is not None and len(between) < stats.range and not blocked & set(between):
+            hits.append((enemy, stats.damage))
+    if not hits:
+        return ""
+    names = ", ".join(f"the {e['kind'].capitalize()} on {e['cell'].upper()}" for e, _ in hits)
+    return f" — in range of {names}: {sum(d for _, d in hits)} damage"
+
+
 def _move_text(cell: str, view: dict[str, Any]) -> str:
+    return _move_place(cell, view) + _danger(cell, view)
+
+
+def _move_place(cell: str, view: dict[str, Any]) -> str:
     text = f"Move to {cell.upper()}"
     turn = view.get("turn") or {}
     seat = turn.get("seat")

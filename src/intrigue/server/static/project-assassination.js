@@ -150,7 +150,7 @@ function enemyPiece(enemy, cx, cy, y) {
       y2: cy + 11 }))
     : [];
   return svg("g", { class: `pa-enemy${state}`, "data-enemy": enemy.kind },
-    svg("title", { text: `${enemy.kind}, ${enemy.hp}/${enemy.max_hp} HP${enemy.caged ? ", caged" : ""}${enemy.paralysed ? ", paralysed" : ""}` }),
+    svg("title", { text: `${cap(enemy.kind)}, ${enemy.hp}/${enemy.max_hp} HP${enemy.caged ? ", caged" : ""}${enemy.paralysed ? ", paralysed" : ""}` }),
     svg("circle", { class: `pa-${enemy.kind}`, cx, cy: cy - 3, r: enemy.kind === "boss" ? 16 : 14 }),
     svg("text", { class: "pa-piece-label", x: cx, y: cy + 2, "text-anchor": "middle",
       text: ENEMY_LETTERS[enemy.kind] ?? "?" }),
@@ -165,8 +165,11 @@ const actionsOf = (entries) => entries.map((e) => e.action).join("|");
 
 function highlight(name, verbs, onclick, entries) {
   const [x, y] = xy(name);
+  // A move that ends in an enemy's range says so before the click (dashed, and in its title).
+  const danger = entries.some((e) => e.text.includes(" — in range of "));
   return svg("rect", { class: "pa-legal", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4,
-    rx: 4, "data-legal": verbs, "data-cell": name, "data-actions": actionsOf(entries), onclick });
+    rx: 4, "data-legal": verbs, "data-cell": name, "data-actions": actionsOf(entries), onclick,
+    "data-danger": danger || null }, svg("title", { text: entries.map((e) => e.text).join(" / ") }));
 }
 
 function highlights(view, moves, send, redraw) {
