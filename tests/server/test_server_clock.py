@@ -411,7 +411,12 @@ def test_the_table_page_shows_countdowns_notes_votes_and_reclaim(browser, clocke
         note.wait_for(timeout=TIMEOUT * 1000)
         assert note.inner_text() == "seat 0 ran out of time; a bot moved for them"
 
-        # Seat 1 never came: seat 0 alone is the majority that lets a bot play it.
+        # Seat 1 came and went: seat 0 is the majority of the other seats that joined.
+        visit = context.new_page()
+        visit.goto(table["links"][1]["url"])
+        visit.locator('#clock li.deadline[data-seat="0"]').wait_for(timeout=TIMEOUT * 1000)
+        visit.close()
+        wait_until(lambda: 1 in clocked.hub.tables[table["id"]].clock.away, "seat 1 to leave")
         page.locator('#clock button[data-vote="1"]').click()
         standin = page.locator('#clock li.standin[data-seat="1"]')
         standin.wait_for(timeout=TIMEOUT * 1000)
@@ -426,3 +431,57 @@ def test_the_table_page_shows_countdowns_notes_votes_and_reclaim(browser, clocke
         assert stored_standin(clocked, table["id"], 1) is None
     finally:
         context.close()
+
+
+# -- vote griefing and early stand-ins (issue 18 item 11, issue 17 item 10) -------------------
+# A vote needs a majority of the human seats that have joined, never replaces a seat whose
+# player has not come yet, and on a table with no clock a seat nobody has opened waits for its
+# player. The attack: the first human to arrive voted every not-yet-arrived seat out to a bot.
+THREE = ["human", "human", "human", "easy", "easy"]
+
+
+def test_a_seat_whose_player_never_came_cannot_be_voted_out(clocked, players):
+    table = new_table(clocked, THREE)
+    first = join(clocked, players, table["id"], table["links"][0]["token"])
+    for seat in (1, 2):
+        first.send({"type": "vote_replace", "seat": seat})
+        answer = receive_until(first, lambda m: m["type"] in ("error", "table"))
+        assert answer["type"] == "error" and "has not opened their link" in answer["message"]
+        assert stored_standin(clocked, table["id"], seat) is None
+
+
+def test_a_vote_needs_a_majority_of_the_seats_that_joined(clocked, players):
+    table = new_table(clocked, THREE)
+    table_id, tokens = table["id"], [link["token"] for link in table["links"]]
+    voter = join(clocked, players, table_id, tokens[0])
+    join(clocked, players, table_id, tokens[1]).close()  # came and went
+    join(clocked, players, table_id, tokens[2]).close()  # came and went
+    wait_until(lambda: {1, 2} <= set(clocked.hub.tables[table_id].clock.away), "the leavers")
+    # Seat 0 alone is connected; it once made a majority of the connected seats by itself.
+    voter.send({"type": "vote_replace", "seat": 2})
+    told = receive_until(voter, lambda m: m["type"] == "table")
+    assert "1 of 2 votes needed" in told["notes"][0]["text"]
+    assert stored_standin(clocked, table_id, 2) is None
+    # Seat 1 comes back and agrees: now a majority of the seats that joined.
+    agreeing = join(clocked, players, table_id, tokens[1])
+    agreeing.send({"type": "vote_replace", "seat": 2})
+    receive_until(voter, lambda m: m["type"] == "table" and m["table"]["standins"])
+    assert stored_standin(clocked, table_id, 2) == "medium"
+
+
+def test_without_a_clock_a_seat_never_opened_waits_for_its_player(clocked, time, players):
+    table = new_table(clocked, THREE)  # no clock
+    table_id, tokens = table["id"], [link["token"] for link in table["links"]]
+    join(clocked, players, table_id, tokens[0])
+    join(clocked, players, table_id, tokens[1]).close()  # seat 1 came and left; seat 2 never
+    wait_until(lambda: 1 in clocked.hub.tables[table_id].clock.away, "the leaver")
+    advance(clocked, time, LEAVE + 1)
+    assert stored_standin(clocked, table_id, 1) == "medium"  # left: a stand-in plays
+    assert stored_standin(clocked, table_id, 2) is None  # never came: the seat waits
+
+
+def test_under_a_clock_a_seat_never_opened_gets_a_stand_in(clocked, time, players):
+    table = new_table(clocked, THREE, clock={"mode": "move", "seconds": 600})
+    join(clocked, players, table["id"], table["links"][0]["token"])
+    advance(clocked, time, LEAVE + 1)
+    assert stored_standin(clocked, table["id"], 2) == "medium"

@@ -577,6 +577,10 @@ def test_a_vote_that_cannot_be_stored_gets_a_clear_error(outage, opened):
         voters = [join(server, opened, table_id, tokens[seat]) for seat in (0, 1)]
         for voter in voters:
             voter.sync()
+        gone = join(server, opened, table_id, tokens[2])  # seat 2 comes and goes: votable
+        gone.sync()
+        gone.close()
+        wait_until(lambda: 2 in server.hub.tables[table_id].clock.away, "seat 2 to be away")
         voters[0].send({"type": "vote_replace", "seat": 2})
         for voter in voters:
             assert "1 of 2 votes" in next_of(voter, "table")["notes"][0]["text"]

@@ -17,7 +17,10 @@ deadlines are recomputed after a restart by replaying the stored actions.
 
 Leavers: a human seat with no connection for ``Settings.leave_timeout`` (real-time tables only;
 on turn-based tables players are away most of the time), or voted out by a majority of the other
-connected human seats (``{"type": "vote_replace", "seat": N}``; only an absent seat), gets a
+human seats that have joined the table (``{"type": "vote_replace", "seat": N}``; only an absent
+seat that has joined once), gets a stand-in bot. A seat whose player has never opened their
+link is taken by a stand-in only under the table's clock: on a table with no clock it waits for
+its player, and no vote can give it away (the first to arrive once voted out everyone else). A
 stand-in bot (``seats.standin``) that plays its moves (``actions.auto = "standin"``) until the
 player, back with their link, sends ``{"type": "reclaim"}``. Reconnecting alone does not reclaim:
 a player may look in without taking over from the bot, and a flaky connection does not flip the
@@ -207,6 +210,9 @@ class TableClock:
         now = self.time.now()
         self.away: dict[int, datetime] = dict.fromkeys(self.humans, now)  # no connection since
         self.votes: dict[int, set[int]] = {}  # absent seat -> seats voting to replace it
+        # Human seats whose player has opened their link (seen here, or by a move of their own
+        # stored before a restart): only these can be voted out, or stood in for without a clock.
+        self.joined_once: set[int] = set()
         self._bot: Bot | None = None
         self._rng = Rng(secrets.randbits(63))
         self._record: TableRecord | None = record  # until `restore` has read it
@@ -220,6 +226,11 @@ class TableClock:
         if record is None or not record.actions:
             return
         marks = await asyncio.to_thread(action_marks, self.table.store, record.id)
+        self.joined_once |= {
+            seat
+            for (seat, _text), (_created, auto) in zip(record.actions, marks, strict=False)
+            if auto is None and seat in self.humans
+        }
         if self.limit is None and not any(auto for _, auto in marks):
             return
         self.since, self.notes = await asyncio.to_thread(
@@ -312,6 +323,7 @@ class TableClock:
 
     def joined(self, client: Client) -> None:
         if client.seat is not None:
+            self.joined_once.add(client.seat)
             self.away.pop(client.seat, None)
             self.votes.pop(client.seat, None)
 
@@ -331,7 +343,12 @@ class TableClock:
         if self.leave_timeout <= 0 or self.control.get("mode") == "turn-based":
             return []
         limit = timedelta(seconds=self.leave_timeout)
-        return [s for s, t in self.away.items() if s not in self.standins and now - t >= limit]
+        clocked = self.limit is not None  # else a seat never opened waits for its player
+        return [
+            s
+            for s, t in self.away.items()
+            if s not in self.standins and now - t >= limit and (clocked or s in self.joined_once)
+        ]
 
     async def check(self) -> None:
         """Replace timed-out leavers, then move for every seat whose clock ran out."""
@@ -415,7 +432,15 @@ class TableClock:
         connected = {c.seat for c in self.table.clients}
         if self.table.bus is not None:  # seats connected to the other processes vote too
             connected |= self.table.bus.seats_elsewhere(self.table.id)
-        electorate = {s for s in connected if s in self.humans} - {target}
+        self.joined_once |= {s for s in connected if s in self.humans}
+        if target not in self.joined_once:
+            raise ClientError(
+                f"seat {target} has not opened their link yet; a vote can only replace a "
+                "player who came to the table and left"
+            )
+        # The quorum: a majority of the human seats that have joined (played by their
+        # players), not just of those connected now.
+        electorate = (self.joined_once - set(self.standins)) - {target}
         votes = self.votes.setdefault(target, set())
         votes.add(voter)
         if self.table.bus is not None:
