@@ -85,7 +85,8 @@ def redis_url() -> str:
 def bus_options(redis_url: str) -> tuple[list[str], dict[str, str]]:
     """``intrigue serve`` options and environment: the Redis, with this run's channel prefix."""
     prefix = f"intrigue-test-{secrets.token_hex(4)}"
-    return ["--redis", redis_url], {"INTRIGUE_REDIS_PREFIX": prefix}
+    secret = secrets.token_hex(16)  # the processes' shared key for signing bus notes
+    return ["--redis", redis_url], {"INTRIGUE_REDIS_PREFIX": prefix, "INTRIGUE_BUS_SECRET": secret}
 
 
 @pytest.fixture(scope="module")

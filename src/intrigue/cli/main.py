@@ -7,6 +7,7 @@ Exit codes: 0 success (or the player quit), 1 the input ended or a file could no
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -275,6 +276,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: at least 1")
     if args.workers > 1 and not redis_url:
         raise UsageError("--workers above 1 needs --redis (the processes must wake each other)")
+    bus_secret = os.environ.get("INTRIGUE_BUS_SECRET") or None
+    if redis_url and args.workers == 1 and not bus_secret:
+        raise UsageError(
+            "--redis needs INTRIGUE_BUS_SECRET: the same long random secret in every server "
+            "process, which signs the notes on the bus (docs/deploy.md)"
+        )
     try:
         limits = limits_from_environment()
     except ValueError as exc:
@@ -284,6 +291,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_delay=bot_delay,
         redis_url=redis_url,
         redis_prefix=redis_prefix,
+        bus_secret=bus_secret,
         **limits,
         **origins_from_environment(args.host),
     )

@@ -17,6 +17,8 @@ DEFAULT_BOT_DELAY = 0.8
 # Scale-out: the Redis that wakes the other server processes, and the prefix of its channel.
 REDIS_ENV = "INTRIGUE_REDIS_URL"
 REDIS_PREFIX_ENV = "INTRIGUE_REDIS_PREFIX"
+# The secret every process of one deployment shares, signing the notes on the Redis bus.
+BUS_SECRET_ENV = "INTRIGUE_BUS_SECRET"
 DEFAULT_REDIS_PREFIX = "intrigue"
 
 
@@ -77,6 +79,7 @@ class Settings:
     # Scale-out (docs/deploy.md): Redis for the bus between processes sharing the database.
     redis_url: str | None = None
     redis_prefix: str = DEFAULT_REDIS_PREFIX
+    bus_secret: str | None = None  # INTRIGUE_BUS_SECRET: signs the bus's notes (HMAC)
     # Bots (tables/botpool.py): worker processes they think in (0: a thread of this process),
     # and the CPU seconds of thinking each table gets before its bots fall back to ``easy``.
     bot_processes: int = 2

@@ -17,6 +17,11 @@ Who plays bots and clocks: the process holding the table's lease (`lease.Leases`
 advisory locks); the periodic pass takes over the leases of a process that died, and loads
 every unfinished table (so a table whose only process died still gets its bots).
 
+Signed notes: each note is sent as ``<hex HMAC-SHA256>.<json>``, keyed by the secret shared by
+every process (``INTRIGUE_BUS_SECRET``; ``--workers`` draws one for its own processes). A note
+without a valid signature is dropped: whoever else can publish on the Redis cannot make a
+process tell its players anything, or count a vote (docs/deploy.md: protect Redis anyway).
+
 Presence: each process tells which seats are connected to it (on every change, and every
 `HEARTBEAT` seconds); a process silent for `EXPIRE` seconds counts as gone. A seat connected to
 any process is not away (no stand-in replaces it), and votes count the seats connected anywhere.
@@ -26,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -47,6 +54,7 @@ TICK = 1.0  # seconds between periodic passes (catch-up check, leases)
 HEARTBEAT = 2.0  # seconds between presence notes
 EXPIRE = 6.0  # seconds of silence after which another process counts as gone
 ADOPT_EVERY = 5  # periodic passes between loads of unfinished tables held nowhere here
+FORGED_NOTICE = 60.0  # seconds between warnings about notes with no valid signature
 MAX_OUTBOX = 10_000  # notes waiting for Redis; beyond that they are dropped (the pass repairs)
 
 
@@ -61,10 +69,12 @@ class Peer:
 class Bus:
     """This process's link to the others: notes out, notes in, and the periodic pass."""
 
-    def __init__(self, hub: Hub, url: str, prefix: str) -> None:
+    def __init__(self, hub: Hub, url: str, prefix: str, secret: str) -> None:
         import redis.asyncio as aioredis  # the server extra; only needed with --redis
 
         self.hub = hub
+        self.key = secret.encode("utf-8")
+        self._forged_warned = -FORGED_NOTICE
         self.url = url
         self.origin = secrets.token_hex(6)  # this process, so it ignores its own notes
         self.channel = f"{prefix}:tables"
@@ -178,7 +188,7 @@ class Bus:
         while True:
             note = await self._outbox.get()
             try:
-                await self.redis.publish(self.channel, json.dumps(note, separators=(",", ":")))
+                await self.redis.publish(self.channel, sign(self.key, note))
             except Exception as exc:
                 # The others miss this note; their periodic pass finds the change anyway.
                 if not failing:
@@ -212,7 +222,10 @@ class Bus:
 
     def _dispatch(self, data: bytes | str) -> None:
         try:
-            note = json.loads(data)
+            note = verified(self.key, data)
+            if note is None:
+                self._forged()
+                return
             if not isinstance(note, dict) or note.get("o") == self.origin:
                 return
             self._handle(note)
@@ -240,6 +253,13 @@ class Bus:
             table.clock.votes.setdefault(int(note["target"]), set()).add(int(note["voter"]))
         elif kind == "rematch":
             self._spawn(self._rematched(table))
+
+    def _forged(self) -> None:
+        """A note without a valid signature: dropped, with a warning now and then."""
+        moment = time.monotonic()
+        if moment - self._forged_warned >= FORGED_NOTICE:
+            self._forged_warned = moment
+            log.warning("bus: dropped a note without a valid signature (wrong or no secret)")
 
     def wake(self, table: LiveTable) -> None:
         """Catch ``table`` up soon; notes arriving meanwhile cost one more read at most."""
@@ -374,6 +394,31 @@ def _local_seats(table: LiveTable) -> set[int]:
     return {c.seat for c in table.clients if c.seat is not None and not c.closed}
 
 
-def make_bus(hub: Hub, url: str | None, prefix: str) -> Bus | None:
-    """The bus for ``--redis URL``, or None: one process alone, as without scale-out."""
-    return None if not url else Bus(hub, url, prefix)
+def sign(key: bytes, note: dict[str, Any]) -> str:
+    """A note as the bus carries it: its HMAC-SHA256 (hex), a dot, its JSON."""
+    text = json.dumps(note, separators=(",", ":"))
+    mac = hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+    return f"{mac}.{text}"
+
+
+def verified(key: bytes, data: bytes | str) -> Any:
+    """The note in ``data`` if its signature is right, else None."""
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    mac, dot, text = raw.partition(b".")
+    expected = hmac.new(key, text, hashlib.sha256).hexdigest().encode("ascii")
+    if not dot or not hmac.compare_digest(mac, expected):
+        return None
+    return json.loads(text)
+
+
+def make_bus(hub: Hub, url: str | None, prefix: str, secret: str | None = None) -> Bus | None:
+    """The bus for ``--redis URL``, or None: one process alone, as without scale-out.
+    `ValueError` without the shared secret that signs its notes."""
+    if not url:
+        return None
+    if not secret:
+        raise ValueError(
+            "scale-out needs INTRIGUE_BUS_SECRET: the same long random secret in every server "
+            "process, which signs the notes on the Redis bus (docs/deploy.md)"
+        )
+    return Bus(hub, url, prefix, secret)

@@ -60,7 +60,7 @@ def create_app(settings: Settings) -> FastAPI:
     """The server for ``settings``; the database is migrated and games restored at start-up."""
     hub = Hub(Store(settings.database_url), settings)
     # Scale-out: several processes sharing the database, woken through Redis (or None).
-    bus = make_bus(hub, settings.redis_url, settings.redis_prefix)
+    bus = make_bus(hub, settings.redis_url, settings.redis_prefix, settings.bus_secret)
     hub.bus = bus
     rematches = Rematches(hub)
     if bus is not None:  # rematches started on another process reach players here

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
@@ -13,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from ..config import (
     BOT_DELAY_ENV,
+    BUS_SECRET_ENV,
     DATABASE_ENV,
     HOSTS_ENV,
     ORIGINS_ENV,
@@ -86,6 +88,8 @@ def serve_workers(
     os.environ[BOT_DELAY_ENV] = str(settings.bot_delay)
     os.environ[REDIS_ENV] = settings.redis_url or ""
     os.environ[REDIS_PREFIX_ENV] = settings.redis_prefix
+    # The workers sign their bus notes with the deployment's secret, or one drawn for them.
+    os.environ[BUS_SECRET_ENV] = settings.bus_secret or secrets.token_hex(32)
     os.environ[LOG_LEVEL_ENV] = log_level
     os.environ[HOSTS_ENV] = ",".join(settings.allowed_hosts)
     os.environ[ORIGINS_ENV] = ",".join(settings.allowed_origins)
@@ -115,6 +119,7 @@ def worker_app() -> FastAPI:
             bot_delay=choose_bot_delay(None),
             redis_url=redis_url,
             redis_prefix=redis_prefix,
+            bus_secret=os.environ.get(BUS_SECRET_ENV) or None,
             **limits_from_environment(),  # inherited from the parent's environment
             **origins_from_environment(""),
         )
