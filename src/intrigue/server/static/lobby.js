@@ -103,6 +103,7 @@ async function createTable(event) {
   const body = { game: $("game").value, players: Number($("players").value), seats, options: readOptions() };
   body.custom_deal = $("custom-deal").checked && Object.keys(body.options).some(
     (name) => currentGame().options.find((o) => o.name === name)?.fixes);
+  body.bot_speed = $("bot-speed").value; // instant, normal or slow pauses before bot moves
   body.reveal_chat = $("reveal-chat").checked; // table talk: whispers shown once the game is over
   Object.assign(body, clockChoice($)); // time control and clock bot
   const response = await fetch("/api/tables", {

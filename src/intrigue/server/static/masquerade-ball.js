@@ -5,6 +5,7 @@
 // place / drop; every other move stays a button.
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
+import { drawRecent } from "./recent.js";
 
 const FILES = "abcdef";
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -167,7 +168,7 @@ function piece(place, card, x, y, size, ctx) {
   else if (moves.drop.has(place)) mark = "drop";
   const classes = ["mb-card", card.up ? "up" : "down", selected && selected === key ? "selected" : "",
     view.must_move.includes(place) ? "must" : "", mine(view, card.side) ? "mine" : ""].filter(Boolean);
-  return svg("g", { class: "mb-piece" },
+  return svg("g", { class: "mb-piece", "data-piece-at": place },
     svg("rect", { class: classes.join(" "), x: x + 3, y: y + 3, width: size - 6, height: size - 6, rx: 5,
       fill: card.up ? "#fff" : colour(view, card.side), stroke: colour(view, card.side),
       "data-place": place, "data-side": card.side, "data-rank": card.rank ?? "", "data-up": card.up ? "1" : "0",
@@ -281,8 +282,32 @@ function palaceSvg(view, legal, send, redraw) {
     ...layout.cells.map((sq) => square(sq, ctx)),
     ...pendingMarks(view, layout),
   ];
-  return svg("svg", { class: "board mb-palace", viewBox: `0 0 ${layout.width} ${layout.height}`, role: "img",
+  const board = svg("svg", { class: "board mb-palace", viewBox: `0 0 ${layout.width} ${layout.height}`, role: "img",
     "aria-label": `the ${["two", "three", "four"][view.players_board - 2]}-player palace` }, ...parts);
+  drawRecent(board, recentMarks, (place) => centre(layout, place), layout.cell);
+  return board;
+}
+
+const VERDICTS = { attacker: "attacker wins", defender: "defender wins", tie: "tie" };
+
+// What the log says happened, as marks on the palace (recent.js): moves, attacks and the
+// Nun's drops as arrows, swaps, verdicts where they were judged, cards placed, looked at or
+// turned face up.
+function recentMarks(entries) {
+  const one = {
+    move: (e) => ({ kind: "move", at: e.to, from: e.frm }),
+    attack: (e) => ({ kind: "attack", at: e.to, from: e.frm }),
+    drop: (e) => ({ kind: e.attack ? "attack" : "move", at: e.to, from: e.frm }),
+    swap: (e) => ({ kind: "swap", at: e.b, from: e.a }),
+    verdict: (e) => ({ kind: "fight", at: e.square, label: VERDICTS[e.winner] ?? e.winner }),
+    placed: (e) => ({ kind: "place", at: e.square }),
+    inspect: (e) => ({ kind: "look", at: e.square }),
+    unmask: (e) => ({ kind: "look", at: e.square, label: NAMES[e.rank] ?? e.rank }),
+    reveal: (e) => ({ kind: "look", at: e.square }),
+    redeem: (e) => ({ kind: "look", at: e.square }),
+    deliver: (e) => ({ kind: "look", at: e.square }),
+  };
+  return entries.flatMap(({ event, text }) => (one[event.kind] ? [{ ...one[event.kind](event), text }] : []));
 }
 
 function circleSvg() {

@@ -2,6 +2,7 @@
 // Everything is drawn from the seat's view; clicking a highlighted seat plays "place"/"swap".
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
+import { drawRecent } from "./recent.js";
 
 const CELL = 56;
 const COLOURS = ["#b8336a", "#2f6690", "#3a7d44", "#c26d1a", "#6a4c93", "#2a9d8f", "#8d6e63"];
@@ -70,7 +71,7 @@ function cellRect(name, x, y, legal, send, redraw) {
 function cube(name, seat, x, y, view, old, legal, redraw) {
   const canSwap = legal.swaps.has(name);
   const pick = () => { selected = selected === name ? null : name; redraw(); };
-  return svg("g", { class: old ? "old" : null },
+  return svg("g", { class: old ? "old" : null, "data-piece-at": old ? null : name },
     svg("rect", { class: `cube${selected === name ? " selected" : ""}`, x: x + 11, y: y + 11,
       width: CELL - 22, height: CELL - 22, rx: 5,
       fill: seat === view.seat ? "var(--you)" : COLOURS[seat % COLOURS.length],
@@ -97,12 +98,30 @@ function boardSvg(view, legal, send, redraw) {
   }));
   const width = rows[0].length * CELL;
   const height = rows.length * CELL;
+  const board = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": `seat board ${view.board.name}` }, ...parts);
+  drawRecent(board, recentMarks, (name) => cellCentre(rows, name), CELL);
   const caption = old ? `night ${view.nights[view.nights.length - 1].night}'s places` : view.board.name;
   return [
-    svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`, role: "img",
-      "aria-label": `seat board ${view.board.name}` }, ...parts),
+    board,
     el("p", { class: "muted", text: `Board ${caption}. Seating, clockwise: ${view.seating.join(" → ")}.` }),
   ];
+}
+
+function cellCentre(rows, name) {
+  const [c, r] = ["abcdefghij".indexOf(name[0]), Number(name.slice(1)) - 1];
+  if (c < 0 || rows[r]?.[c] === undefined || rows[r][c] === "#") return null;
+  return [c * CELL + CELL / 2, r * CELL + CELL / 2];
+}
+
+// Cubes sat down since your last move (brackets), and a Joker's swap: the cube it moved away
+// (an arrow) and the Joker's own cube where that one stood.
+function recentMarks(entries) {
+  return entries.flatMap(({ event: e, text }) => {
+    if (e.kind === "placed") return [{ kind: "place", at: e.cell, text }];
+    if (e.kind === "swapped") return [{ kind: "move", at: e.to, from: e.cell, text }, { kind: "place", at: e.cell, text }];
+    return [];
+  });
 }
 
 function nightsList(view) {

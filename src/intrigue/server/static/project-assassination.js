@@ -7,6 +7,7 @@
 // piece, then where it goes.
 import { SCROLL, cap, el, svg } from "./dom.js";
 import { generic } from "./generic.js";
+import { drawRecent } from "./recent.js";
 
 const CELL = 48;
 const MARGIN = 18; // room for the column letters and row numbers
@@ -118,7 +119,7 @@ function piece(name, view, lookup) {
   const [cx, cy] = [x + CELL / 2, y + CELL / 2 + 2];
   const player = lookup.players.get(name);
   if (player) {
-    return svg("g", { class: "pa-assassin", "data-player": player.number },
+    return svg("g", { class: "pa-assassin", "data-player": player.number, "data-piece-at": name },
       svg("circle", { class: `pa-p${player.number}${player.seat === view.seat ? " pa-you" : ""}`,
         cx, cy: cy - 3, r: 14 }),
       svg("text", { class: "pa-piece-label", x: cx, y: cy + 1, "text-anchor": "middle",
@@ -128,7 +129,7 @@ function piece(name, view, lookup) {
         "text-anchor": "middle", text: `${player.hp}hp` }));
   }
   const enemy = lookup.enemies.get(name);
-  if (enemy) return enemyPiece(enemy, cx, cy, y);
+  if (enemy) return enemyPiece(enemy, cx, cy, y, name);
   if (lookup.obstacles.has(name)) {
     return svg("rect", { class: "pa-obstacle", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8,
       rx: 3, "data-obstacle": name });
@@ -143,13 +144,13 @@ function piece(name, view, lookup) {
   return null;
 }
 
-function enemyPiece(enemy, cx, cy, y) {
+function enemyPiece(enemy, cx, cy, y, name) {
   const state = enemy.caged ? " pa-caged" : enemy.paralysed ? " pa-paralysed" : "";
   const bars = enemy.caged
     ? [-8, 0, 8].map((dx) => svg("line", { class: "pa-bars", x1: cx + dx, y1: cy - 17, x2: cx + dx,
       y2: cy + 11 }))
     : [];
-  return svg("g", { class: `pa-enemy${state}`, "data-enemy": enemy.kind },
+  return svg("g", { class: `pa-enemy${state}`, "data-enemy": enemy.kind, "data-piece-at": name },
     svg("title", { text: `${cap(enemy.kind)}, ${enemy.hp}/${enemy.max_hp} HP${enemy.caged ? ", caged" : ""}${enemy.paralysed ? ", paralysed" : ""}` }),
     svg("circle", { class: `pa-${enemy.kind}`, cx, cy: cy - 3, r: enemy.kind === "boss" ? 16 : 14 }),
     svg("text", { class: "pa-piece-label", x: cx, y: cy + 2, "text-anchor": "middle",
@@ -268,12 +269,47 @@ function boardSvg(view, legal, send, redraw) {
       text: c.toUpperCase() }),
     svg("text", { class: "pa-axis", x: 9, y: MARGIN + i * CELL + CELL / 2 + 4, "text-anchor": "middle",
       text: String(i + 1) })]);
-  return svg("svg", { class: "board pa-board", viewBox: `0 0 ${BOARD + 2} ${HEIGHT}`, role: "img",
+  const board = svg("svg", { class: "board pa-board", viewBox: `0 0 ${BOARD + 2} ${HEIGHT}`, role: "img",
     "aria-label": "the bar, 7 by 7" },
   ...labels, ...names.flatMap((n) => squareBase(n, view)),
   ...view.players.map(pointCards).filter(Boolean),
-  ...names.map((n) => piece(n, view, lookup)).filter(Boolean),
-  ...highlights(view, moves, send, redraw), ...decks(view, moves, send));
+  ...names.map((n) => piece(n, view, lookup)).filter(Boolean));
+  drawRecent(board, (entries, before) => recentMarks(entries, before, view), centreOf, CELL);
+  board.append(...highlights(view, moves, send, redraw), ...decks(view, moves, send));
+  return board;
+}
+
+function centreOf(name) {
+  if (typeof name !== "string" || !COLUMNS.includes(name[0]) || !(Number(name.slice(1)) >= 1)) return null;
+  const [x, y] = xy(name);
+  return [x + CELL / 2, y + CELL / 2];
+}
+
+// What the log says happened, as marks on the bar (recent.js). Moves name only where an
+// assassin went: where it came from is followed through the entries, from the view when the
+// window opened (`before`), so the first arrow starts at the right square.
+function recentMarks(entries, before, view) {
+  const at = new Map((before ?? view).players.map((p) => [p.seat, before ? p.cell : null]));
+  const where = (seat) => at.get(seat) ?? view.players[seat]?.cell;
+  const marks = [];
+  const walk = (e, text) => {
+    marks.push({ kind: "move", at: e.to, from: at.get(e.seat) ?? null, text });
+    at.set(e.seat, e.to);
+  };
+  for (const { event: e, text } of entries) {
+    if (e.kind === "move" || e.kind === "tunnel" || e.kind === "teleport") walk(e, text);
+    else if (e.kind === "hit" && e.target !== "self") {
+      marks.push({ kind: "attack", at: e.at, from: where(e.seat), label: `−${e.damage}`, text });
+    } else if (e.kind === "hurt") marks.push({ kind: "attack", at: where(e.seat), from: e.at, label: `−${e.damage}`, text });
+    else if (e.kind === "kill") {
+      marks.push({ kind: "attack", at: e.at, from: where(e.seat), text }, { kind: "gone", at: e.at, text });
+    } else if (e.kind === "destroyed") marks.push({ kind: "gone", at: e.at, text });
+    else if (e.kind === "place" || e.kind === "cage") marks.push({ kind: "place", at: e.at, text });
+    else if (e.kind === "medic") marks.push({ kind: "look", at: e.at, label: `${e.hp}hp`, text });
+    else if (e.kind === "item" && e.card === "obstacle") marks.push({ kind: "place", at: e.cells[0], text });
+    else if (e.kind === "item" && e.card === "strategy") marks.push({ kind: "move", at: e.cells[1], from: e.cells[0], text });
+  }
+  return marks;
 }
 
 function itemTools(moves, redraw) {

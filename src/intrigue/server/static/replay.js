@@ -4,6 +4,7 @@
 // the public view and every seat's). The board is drawn by the game's own renderer, the one
 // the table page uses, with no legal moves. The server refuses a replay until the game is over.
 import { cap, el, eventWords, gameOverText } from "./dom.js";
+import { setRecent } from "./recent.js";
 import { rendererFor } from "./renderers.js";
 
 const ALL = "all";
@@ -135,6 +136,9 @@ function render(index, data) {
   $("status").textContent = r.status(view);
   $("prompt").textContent = r.prompt(view, []);
   renderOutcome(view);
+  // The shown step's events marked on the board (recent.js), its moved pieces sliding in.
+  const shown = index.steps.find((entry) => entry.step === data.step);
+  setRecent(shown ? shown.events.map((event, i) => ({ event, text: shown.event_texts[i] })) : [], null, true);
   r.board($("board"), view, [], () => {});
   renderSecrets(r, data);
   r.players($("players"), view, index);

@@ -3,9 +3,11 @@
 // its private screen. It is a spectator connection: it never sends a token (even if one is in
 // the address), so the server sends it the public view and public events only.
 import { cap, el, eventWords, gameOverText } from "./dom.js";
+import { setRecent } from "./recent.js";
 import { rendererFor } from "./renderers.js";
 
 const LOG_LINES = 12;
+const RECENT_LINES = 4; // the latest lines, marked on the board
 const FINAL_CLOSE_CODES = new Set([4404]);
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +39,10 @@ function render() {
   $("status").textContent = r.status(view);
   $("turn").textContent = r.prompt(view, []); // "Waiting for seat 2, seat 4…" in the game's words
   renderOutcome(view);
+  // The latest lines marked on the board (recent.js); pieces slide in as updates arrive.
+  const fresh = screen.log.length > (screen.drawnLog ?? 0);
+  screen.drawnLog = screen.log.length;
+  setRecent(screen.log.slice(-RECENT_LINES), null, fresh);
   r.board($("board"), view, [], () => {}); // nothing to click: the screen does not play
   r.players($("players"), view, screen.table);
   renderLog();

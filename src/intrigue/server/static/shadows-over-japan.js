@@ -7,6 +7,7 @@
 // screen the same layout is drawn turned, so that Japan stands up and fills a phone's width.
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
+import { drawRecent } from "./recent.js";
 
 const MAP_URL = new URL("./shadows-over-japan-map.json", import.meta.url);
 const NOBLES = {
@@ -146,12 +147,12 @@ function army(p) {
   return svg("path", { class: cls, d: shape, fill: NOBLES[noble]?.colour, "data-army": noble });
 }
 
-function ninja(n, view) {
+function ninja(n, view, at) {
   if (!n) return null;
   const mine = n.seat === view.seat;
   const cls = ["sj-ninja", mine ? "mine" : "", n.revealed ? "revealed" : "concealed",
     n.infiltrating ? "infiltrating" : ""].filter(Boolean).join(" ");
-  return svg("g", { class: cls, "data-ninja": n.seat, "data-style": n.style ?? "unknown" },
+  return svg("g", { class: cls, "data-ninja": n.seat, "data-style": n.style ?? "unknown", "data-piece-at": at },
     svg("path", { d: "M0,3 L6.5,9.5 L0,16 L-6.5,9.5 Z" }),
     svg("text", { class: "sj-ninja-seat", x: 0, y: 12.3, "text-anchor": "middle", text: String(n.seat) }),
     svg("text", { class: "sj-ninja-style", x: 7, y: 16, text: n.style ? STYLE_MARK[n.style] : "?" }));
@@ -172,7 +173,7 @@ function provinceNode(info, p, view, marks, [x, y]) {
     stroke: conquered ? NOBLES[info.noble]?.colour : null }),
   info.capital ? svg("text", { class: "sj-star", x: -15, y: -8, text: "★" }) : null,
   marks.hand.has(info.key) ? svg("rect", { class: "sj-card", x: 9, y: -18, width: 7, height: 9, rx: 1 }) : null,
-  ...developments(p?.developments ?? 0), samurai(p?.samurai), army(p ?? {}), ninja(p?.ninja, view),
+  ...developments(p?.developments ?? 0), samurai(p?.samurai), army(p ?? {}), ninja(p?.ninja, view, info.key),
   svg("text", { class: "sj-name", y: 26, "text-anchor": "middle", text: info.name }));
 }
 
@@ -181,8 +182,32 @@ function mapSvg(view, marks, shape) {
   const byKey = new Map(view.provinces.map((p) => [p.key, p]));
   const nodes = [...map.provinces.values()]
     .map((info) => provinceNode(info, byKey.get(info.key), view, marks, at[info.key]));
-  return svg("svg", { class: "sj-map", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": "map of Japan",
+  const board = svg("svg", { class: "sj-map", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": "map of Japan",
     "data-shape": shape }, svg("rect", { class: "sj-sea", x: 0, y: 0, width: w, height: h }), ...edges(at), ...nodes);
+  drawRecent(board, recentMarks, (key) => at[key] ?? null, 30);
+  return board;
+}
+
+const RESULTS = { won: "won", lost: "lost", tie: "tie", liberated: "liberated", occupied: "occupied" };
+
+// What the log says happened, as marks on the map (recent.js): ninjas' moves and the fights at
+// their end, Substitutions, armies marching, thefts, sabotage, seppuku, ninjas placed or
+// recruited and provinces developed.
+function recentMarks(entries) {
+  const one = {
+    placed: (e) => [{ kind: "place", at: e.at }],
+    recruited: (e) => [{ kind: "place", at: e.at }],
+    move: (e) => [{ kind: "move", at: e.to, from: e.frm },
+      ...(e.fights?.length ? [{ kind: "fight", at: e.to, label: RESULTS[e.result] }] : [])],
+    marched: (e) => [{ kind: "move", at: e.to, from: e.frm },
+      ...(RESULTS[e.result] ? [{ kind: "fight", at: e.to, label: RESULTS[e.result] }] : [])],
+    substituted: (e) => [{ kind: "swap", at: e.to, from: e.frm }],
+    stole: (e) => [{ kind: "look", at: e.at }],
+    sabotaged: (e) => [{ kind: "attack", at: e.at }],
+    seppuku: (e) => [{ kind: "gone", at: e.at }],
+    developed: (e) => (e.provinces ?? []).map((d) => ({ kind: "place", at: d.province })),
+  };
+  return entries.flatMap(({ event, text }) => (one[event.kind]?.(event) ?? []).map((m) => ({ ...m, text })));
 }
 
 // -- texts ----------------------------------------------------------------------------------------

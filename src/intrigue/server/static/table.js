@@ -5,6 +5,7 @@ import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { createChat } from "./chat.js";
 import { awayRule, createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
+import { marksDrawn, setRecent } from "./recent.js";
 import { guideFor, renderGuide } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
@@ -44,6 +45,7 @@ function send(action) {
   // The step names the position the move answers: a resent or outdated move is not replayed.
   socket.send(JSON.stringify({ type: "act", action, step: game.view.step }));
   game.sinceMove = game.log.length; // the lines after this one are what others did since
+  game.sinceView = game.view; // where the pieces stood then (a move's start, for the board)
   render();
 }
 
@@ -106,16 +108,33 @@ function renderTitle(state) {
 
 // What happened since this seat last moved: those log lines, marked in the log and summed up
 // above the board (the last few), so a player coming back sees the other players' moves.
+function recentSince() {
+  return game.view?.seat === null ? Math.max(0, game.log.length - 3) : game.sinceMove;
+}
+
+// The same lines, as marks on the board (recent.js): a piece that just moved slides in once,
+// when the lines arrive.
+function setBoardRecent() {
+  const since = recentSince();
+  const fresh = game.log.length > (game.drawnLog ?? 0);
+  game.drawnLog = game.log.length;
+  setRecent(since === null ? [] : game.log.slice(since), since === null ? null : game.sinceView ?? null, fresh);
+}
+
+const MARKS_LEGEND = " On the board: arrows for moves, bursts for attacks and fights, brackets for "
+  + "what was placed, dotted rings for cards looked at, crosses for what is gone.";
+
 function renderRecent() {
   const box = $("recent");
-  const since = game.view?.seat === null ? Math.max(0, game.log.length - 3) : game.sinceMove;
+  const since = recentSince();
   const lines = game.log.slice(since ?? game.log.length).map((entry) => entry.text).filter(Boolean);
   box.hidden = !lines.length || game.view?.is_over;
   if (box.hidden) return;
   const shown = lines.slice(-4);
   box.replaceChildren(el("strong", { text: "Since your last move: " }),
     lines.length > shown.length ? `(${lines.length - shown.length} earlier) ` : "",
-    ...shown.flatMap((line, i) => [i ? " · " : "", el("span", { text: line })]));
+    ...shown.flatMap((line, i) => [i ? " · " : "", el("span", { text: line })]),
+    marksDrawn() ? el("small", { class: "recent-legend muted", text: MARKS_LEGEND }) : "");
 }
 
 function renderLog() {
@@ -153,6 +172,7 @@ function render() {
   $("replay-link").hidden = !view.is_over; // a finished game offers its replay
   $("replay-link").href = `/table/${encodeURIComponent(tableId)}/replay`;
   renderActions(r);
+  setBoardRecent();
   r.board($("board"), view, game.pending ? [] : game.legal, send);
   r.private($("private"), view);
   r.players($("players"), view, game.table);

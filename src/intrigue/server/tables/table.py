@@ -44,6 +44,7 @@ from .clock import TableClock
 from .connection import Client
 from .interfaces import ScaleOut
 from .messages import ClientError, game_message
+from .pace import bot_pause, bot_speed
 from .seats import hash_token
 
 log = logging.getLogger("intrigue.server")
@@ -87,6 +88,7 @@ class LiveTable:
         # Bots draw from their own generators, unrelated to the game's secret seed.
         self.bot_rngs = {seat: Rng(secrets.randbits(63)) for seat in self.bots}
         self.bot_task: asyncio.Task[None] | None = None
+        self.bot_speed = bot_speed_or_default(record.settings.get("bot_speed"))
         self.chat = TableChat(
             self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
         )
@@ -109,6 +111,7 @@ class LiveTable:
             "step": len(state.history),
             "to_move": list(state.to_move),
             "custom_deal": self.custom_deal,
+            "bot_speed": self.bot_speed,
             **self.clock.public(),
         }
 
@@ -339,15 +342,19 @@ class LiveTable:
 
     async def _run_bots(self) -> None:
         """Play bot moves until no bot is to move; each decision runs in the bot pool."""
+        last: tuple[int, int] | None = None  # the seat that just moved, and the step after it
         try:
             while seats := self.bots_to_move():
-                if self.settings.bot_delay > 0:
-                    await asyncio.sleep(self.settings.bot_delay)
+                same_turn = last == (seats[0], len(self.state.history))
+                pause = bot_pause(self.bot_speed, self.settings.bot_delay, same_turn)
+                if pause > 0:
+                    await asyncio.sleep(pause)
                 state, seat = self.state, seats[0]
                 action = await self.pool.move(
                     self.id, self.bots[seat], state, seat, self.bot_rngs[seat]
                 )
                 await self._play_bot_until_stored(state, seat, action)
+                last = (seat, len(self.state.history))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -380,6 +387,14 @@ class LiveTable:
                 log.warning("table %s: bot move not stored; retrying in %.1f s", self.id, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, BOT_RETRY_MAX)
+
+
+def bot_speed_or_default(value: Any) -> str:
+    """A stored table's bot speed; a value this server does not know is the default."""
+    try:
+        return bot_speed(value)
+    except ValueError:
+        return bot_speed(None)
 
 
 def to_move_of(state: State) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ from ..scaleout.bus import make_bus
 from ..storage.db import DB_DOWN, DB_UNAVAILABLE, Store, driver_words
 from ..tables.clock import clock_settings
 from ..tables.hub import Hub, ServerFull
+from ..tables.pace import bot_speed
 from ..tables.rematch import Rematches
 from ..tables.table import LiveTable
 from .guard import BodyTooLarge, Guard
@@ -51,6 +52,8 @@ class CreateTable(BaseModel):
     # The time control ({"mode": "move", "seconds": 60}...) and the bot that moves when it runs out.
     clock: dict[str, Any] | None = None
     clock_bot: str | None = None
+    # How long bots pause before their moves: instant, normal (default) or slow (tables/pace.py).
+    bot_speed: str | None = Field(default=None, max_length=16)
     # Options that fix what chance decides (roles, a deal...) need this explicit choice: the
     # table is then a "custom deal", marked as such for every seat and in the lobby.
     custom_deal: StrictBool = False
@@ -160,6 +163,7 @@ def _add_api(app: FastAPI, hub: Hub, creations: CreationLimit) -> None:
         try:
             settings = {
                 "reveal_chat": body.reveal_chat,
+                "bot_speed": bot_speed(body.bot_speed),
                 **clock_settings(body.clock, body.clock_bot),
             }
             table, tokens = await hub.create(
