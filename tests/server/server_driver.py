@@ -90,8 +90,10 @@ class ProcessServer:
         log: Path,
         args: list[str] | None = None,
         env: dict[str, str] | None = None,
+        preexec: Callable[[], None] | None = None,
     ) -> None:
         self.port = free_port()
+        self.preexec = preexec  # run in the child before ``intrigue serve`` (set an rlimit...)
         self.db_url = db_url
         self.log = log
         self.args = list(args or [])  # more ``intrigue serve`` options (``--redis URL``...)
@@ -111,7 +113,11 @@ class ProcessServer:
         args = ["serve", "--port", str(self.port), "--db", self.db_url, *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "intrigue.cli.main", *args], stdout=out, stderr=out, env=env
+                [sys.executable, "-m", "intrigue.cli.main", *args],
+                stdout=out,
+                stderr=out,
+                env=env,
+                preexec_fn=self.preexec,
             )
         wait_until(self._ready, "the server process to answer", START_TIMEOUT)
         return self

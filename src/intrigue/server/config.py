@@ -99,6 +99,18 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
     max_body_bytes: int = 65536
+    # Slow and greedy connections (transport/connections.py, transport/websocket.py): seconds
+    # an HTTP request has for its headers, then for its body; HTTP connections, WebSockets,
+    # spectators of one table and connections of one seat at once (0: no cap; ``intrigue
+    # serve`` applies `SERVE_LIMITS`); seconds a send to a WebSocket may stall before the
+    # client is dropped as one that does not read (it catches up when it reconnects).
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    max_http_per_address: int = 0
+    max_sockets_per_address: int = 0
+    max_spectators_per_table: int = 0
+    max_sockets_per_seat: int = 0
+    send_timeout: float = 20.0
 
 
 # The limits an operator may set from the environment: INTRIGUE_<NAME> (docs/server.md).
@@ -110,6 +122,13 @@ LIMITS = (
     "max_bot_tables",
     "evict_after",
     "leave_timeout",
+    "header_timeout",
+    "body_timeout",
+    "max_http_per_address",
+    "max_sockets_per_address",
+    "max_spectators_per_table",
+    "max_sockets_per_seat",
+    "send_timeout",
 )
 
 
@@ -118,6 +137,10 @@ SERVE_LIMITS: dict[str, Any] = {
     "tables_per_minute": 30,
     "max_open_tables": 2000,
     "max_bot_tables": 20,
+    "max_http_per_address": 32,
+    "max_sockets_per_address": 48,
+    "max_spectators_per_table": 50,
+    "max_sockets_per_seat": 4,
 }
 
 

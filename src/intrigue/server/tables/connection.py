@@ -2,7 +2,10 @@
 
 A `Client` is what a live table knows of a WebSocket: a seat (or None for a spectator) and a
 queue of messages to send. The transport layer drains the queue onto the socket (`pump`), so a
-slow reader never holds up a table; the table only ever puts messages in.
+slow reader never holds up a table; the table only ever puts messages in. The queue is
+bounded: a client with ``max_queued`` messages waiting, or whose socket has not taken a message
+for ``send_timeout`` seconds, does not read what it is sent; it is dropped (and catches up with
+a full sync when it reconnects), so it costs the server no more memory or time.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ class Client:
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.max_queued = settings.max_queued
+        self.send_timeout = settings.send_timeout
+        self.sending_since: float | None = None  # when the send in progress began
+        self.queued = 0  # messages put in the queue so far
         self.closed = False
         self.dropped = False  # closed because it did not read its messages
         self.revoked = False  # closed because its seat was given up (leave.py)
@@ -63,12 +69,22 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.max_queued:
+        if self.queue.qsize() >= self.max_queued or self._stalled():
             log.warning("dropping a client that does not read its messages")
             self.dropped = True
             self.close()
             return
+        self.queued += 1
         self.queue.put_nowait(message)
+
+    def _stalled(self) -> bool:
+        """Whether the socket has not taken the message being sent for ``send_timeout``."""
+        since = self.sending_since
+        return (
+            bool(self.send_timeout)
+            and since is not None
+            and (time.monotonic() - since > self.send_timeout)
+        )
 
     def error(self, text: str) -> None:
         self.send(error_message(text))
@@ -81,4 +97,6 @@ class Client:
     async def pump(self) -> None:
         """Send queued messages in order until `close`."""
         while (message := await self.queue.get()) is not None:
+            self.sending_since = time.monotonic()
             await self._send(message)
+            self.sending_since = None

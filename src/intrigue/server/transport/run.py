@@ -29,6 +29,7 @@ from ..config import (
 )
 from ..storage.db import DatabaseDamaged, Store
 from .app import create_app
+from .connections import GuardedH11Protocol, install
 from .logs import mask_secrets_in_logs
 from .tuning import tune_process
 
@@ -50,6 +51,7 @@ def uvicorn_config(
         access_log=False,  # one line per request is noise; no secret is in a URL anyway
         log_level=log_level,
     )
+    install(config, settings)  # deadlines and a cap per address on HTTP connections
     mask_secrets_in_logs()  # uvicorn has set up its log handlers: filter what they write
     return config
 
@@ -99,6 +101,7 @@ def serve_workers(
         host=host,
         port=port,
         workers=workers,
+        http=GuardedH11Protocol,  # its limits come from the environment set above
         ws="websockets-sansio",
         ws_max_size=settings.max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,

@@ -12,13 +12,18 @@ loop's time. So a serving process
   garbage of a move is freed by reference counting anyway; the collector only has cycles to
   find, which the server hardly makes.
 
+It also raises its limit on open files to the most the system allows (the soft limit is often
+1,024: a thousand idle connections would leave no descriptor for anyone else).
+
 Only the serving entry points call `tune_process` (``intrigue serve`` and its workers, the load
 benchmark's server); tests that run a server in their own process keep the defaults.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import resource
 
 GEN0_THRESHOLD = 10_000  # allocations between collections of the youngest generation
 
@@ -29,3 +34,6 @@ def tune_process() -> None:
     gc.freeze()
     _, gen1, gen2 = gc.get_threshold()
     gc.set_threshold(GEN0_THRESHOLD, gen1, gen2)
+    _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):  # an unlimited hard limit cannot be the soft
+        resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))

@@ -28,6 +28,7 @@ from ..tables.leave import LEAVE, leave_seat, still_seated
 from ..tables.messages import ClientError
 from ..tables.rematch import REMATCH
 from ..tables.table import LiveTable
+from .connections import AddressCounter
 from .protocol import encode, read_act, read_hello, read_message
 
 # WebSocket close codes (4000-4999 are for applications).
@@ -36,6 +37,9 @@ CLOSE_POLICY = 1008  # policy violation: no hello, or a client that does not rea
 CLOSE_TOO_SLOW = CLOSE_POLICY  # the client does not read what it is sent
 CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
 log = logging.getLogger("intrigue.server")
+TOO_MANY_SOCKETS = (
+    "too many connections from your address at once; close some tables or tabs and try again"
+)
 TOKEN_IN_URL = (
     "a seat token never travels in the URL (proxies and logs keep URLs): connect to "
     '/ws/<table> and send {"type": "hello", "token": "..."} as the first message'
@@ -43,32 +47,68 @@ TOKEN_IN_URL = (
 
 
 def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
+    # WebSockets open at once per client address, the hello included (0: no cap).
+    addresses = AddressCounter(settings.max_sockets_per_address)
+
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        if "token" in websocket.query_params:  # a secret in a URL ends up in some log
-            await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
+        address = websocket.client.host if websocket.client else ""
+        if not addresses.acquire(address):
+            await _refuse(websocket, TOO_MANY_SOCKETS, CLOSE_TRY_LATER)
             return
         try:
-            token = await _hello(websocket, settings)
-        except ClientError as exc:
-            await _refuse(websocket, str(exc), CLOSE_POLICY)
-            return
-        except WebSocketDisconnect:
-            return
-        try:
-            table = await hub.get(table_id)
-        except DB_UNAVAILABLE:
-            await _refuse(websocket, DB_DOWN, CLOSE_TRY_LATER)
-            return
-        if table is None:
-            await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
-            return
-        seat = None if token is None else table.seat_for_token(token)
-        if token is not None and seat is None:
-            await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
-            return
-        await _serve_client(websocket, table, seat, token, settings)
+            await _open(websocket, table_id, hub, settings)
+        finally:
+            addresses.release(address)
+
+
+async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Settings) -> None:
+    """Read the hello, find the table and the seat, and serve the client (or refuse it)."""
+    if "token" in websocket.query_params:  # a secret in a URL ends up in some log
+        await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
+        return
+    try:
+        token = await _hello(websocket, settings)
+    except ClientError as exc:
+        await _refuse(websocket, str(exc), CLOSE_POLICY)
+        return
+    except WebSocketDisconnect:
+        return
+    try:
+        table = await hub.get(table_id)
+    except DB_UNAVAILABLE:
+        await _refuse(websocket, DB_DOWN, CLOSE_TRY_LATER)
+        return
+    if table is None:
+        await _refuse(websocket, f"there is no table {table_id[:40]!r}", CLOSE_NO_TABLE)
+        return
+    seat = None if token is None else table.seat_for_token(token)
+    if token is not None and seat is None:
+        await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
+        return
+    crowded = _crowded(table, seat, settings)
+    if crowded is not None:
+        await _refuse(websocket, crowded, CLOSE_TRY_LATER)
+        return
+    await _serve_client(websocket, table, seat, token, settings)
+
+
+def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | None:
+    """Why the table takes no more connections for ``seat`` (None: a spectator), or None."""
+    same = sum(1 for client in table.clients if client.seat == seat)
+    if seat is None:
+        most = settings.max_spectators_per_table
+        text = f"this table already has {same} spectators, its most; try again in a while"
+    else:
+        most = settings.max_sockets_per_seat
+        text = (
+            f"this seat is already open on {same} connections, its most; "
+            "close it in another tab or device first"
+        )
+    if most and same >= most:
+        return text
+    return None
 
 
 async def _hello(websocket: WebSocket, settings: Settings) -> str | None:
