@@ -82,3 +82,15 @@ def test_the_json_form_holds_every_entry() -> None:
     assert (
         grunt["name"] == "Grunt" and "2 HP" in grunt["text"] and "hits you for 3" in grunt["text"]
     )
+
+
+def test_enemy_entries_carry_the_range_and_damage_the_board_draws_with() -> None:
+    from intrigue.games.project_assassination.board import ENEMY_STATS
+
+    data = intrigue.load("project-assassination").guide().to_json()
+    enemies = next(s for s in data["sections"] if s["title"] == "Enemies")["entries"]
+    assert {e["key"]: e["facts"] for e in enemies} == {
+        kind: {"range": stats.range, "damage": stats.damage} for kind, stats in ENEMY_STATS.items()
+    }
+    # Entries without numbers to draw with carry none.
+    assert all("facts" not in e for s in data["sections"][1:] for e in s["entries"])

@@ -256,3 +256,23 @@ def expected_verdict(server: ThreadServer, table_id: str, seat: int) -> str:
     if not outcome.winners:
         return "Game over: a draw."
     return "You win!" if seat in outcome.winners else "You lose."
+
+
+# A seat page is ready when it is this seat's turn again, or the game is over, at a new step.
+READY_AGAIN = (
+    "s => ['yours', 'over'].includes(document.body.dataset.turn)"
+    " && document.body.dataset.step !== s"
+)
+
+
+def play_one_move(page: Any) -> None:
+    """Any legal move on a seat page (a visible button, else the first of the moves folded
+    under the board), then wait until it is this seat's turn again or the game is over."""
+    step = page.evaluate("document.body.dataset.step")
+    buttons = page.locator("#actions > button.action:visible")
+    if buttons.count():
+        buttons.first.click()
+    else:
+        page.locator("details.board-moves > summary").click()
+        page.locator("details.board-moves button.action").first.click()
+    page.wait_for_function(READY_AGAIN, arg=step, timeout=TIMEOUT * 1000)

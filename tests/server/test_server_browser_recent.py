@@ -6,7 +6,7 @@ reader who asked for reduced motion."""
 from __future__ import annotations
 
 import pytest
-from server_driver import TIMEOUT, create_table, wait_until
+from server_driver import TIMEOUT, create_table, play_one_move, wait_until
 
 GAMES = {
     "masquerade-murder": 5,
@@ -15,20 +15,6 @@ GAMES = {
     "shadows-over-japan": 3,
 }
 MARKS = "svg .last-moves [data-mark]"
-READY = (
-    "s => ['yours', 'over'].includes(document.body.dataset.turn)"
-    " && document.body.dataset.step !== s"
-)
-
-
-def _play_one_move(page) -> None:
-    """Any legal move: a visible button, else the first of the moves folded under the board."""
-    buttons = page.locator("#actions > button.action:visible")
-    if buttons.count():
-        buttons.first.click()
-        return
-    page.locator("details.board-moves > summary").click()
-    page.locator("details.board-moves button.action").first.click()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -44,9 +30,7 @@ def test_the_other_players_moves_are_marked_on_the_board(browser, web_server, ga
         page.wait_for_function("document.body.dataset.turn === 'yours'", timeout=TIMEOUT * 1000)
         assert page.locator(MARKS).count() == 0  # nothing since a move of yours yet
         for _ in range(40):
-            step = page.evaluate("document.body.dataset.step")
-            _play_one_move(page)
-            page.wait_for_function(READY, arg=step, timeout=TIMEOUT * 1000)
+            play_one_move(page)
             if page.locator(MARKS).count() or page.evaluate("document.body.dataset.turn") == "over":
                 break
         marks = page.locator(MARKS)

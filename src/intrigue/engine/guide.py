@@ -14,11 +14,20 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Entry:
-    """One thing a player meets: ``key`` as the game's data names it, ``name`` as players do."""
+    """One thing a player meets: ``key`` as the game's data names it, ``name`` as players do;
+    ``facts``: numbers a page may draw with (a Project Assassination enemy's range and damage,
+    read from the same tables as the text), never shown as they are."""
 
     key: str
     name: str
     text: str
+    facts: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "name": self.name, "text": self.text}
+        if self.facts:
+            out["facts"] = dict(self.facts)
+        return out
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,7 @@ class Guide:
             "sections": [
                 {
                     "title": s.title,
-                    "entries": [{"key": e.key, "name": e.name, "text": e.text} for e in s.entries],
+                    "entries": [e.to_json() for e in s.entries],
                 }
                 for s in self.sections
             ],

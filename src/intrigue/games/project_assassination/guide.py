@@ -27,7 +27,8 @@ def _enemy(kind: str) -> Entry:
         else "deals no damage"
     )
     text = f"{stats.hp} HP, worth {stats.vp} VP to whoever kills it; {reach}. {ENEMY_NOTES[kind]}"
-    return Entry(kind, kind.capitalize(), text)
+    facts = (("range", stats.range), ("damage", stats.damage))  # the board marks the range
+    return Entry(kind, kind.capitalize(), text, facts)
 
 
 WEAPON_NOTES = {

@@ -36,3 +36,40 @@ export function entryText(guide, key) {
   }
   return null;
 }
+
+// -- help on the board: hover, focus or tap a thing to read what it is --------------------------
+// The page gives the renderers its game's guide once it has loaded; a renderer puts the text
+// of what a thing is on it (data-help, from `explain`), and `watchHelp` shows that text in a
+// line under the board when the pointer rests on it, a keyboard focuses it or a finger taps it.
+let current = null;
+
+export function useGuide(guide) {
+  current = guide;
+}
+
+// The guide's sentence for `key` ("Grunt: 2 HP, …"), or null; `facts` the numbers it carries.
+export function explain(key) {
+  return key === undefined || key === null ? null : entryText(current, String(key));
+}
+
+export function facts(key) {
+  for (const section of current?.sections ?? []) {
+    const entry = section.entries.find((e) => e.key === key);
+    if (entry) return entry.facts ?? null;
+  }
+  return null;
+}
+
+// "what it is — what the guide says", skipping the parts that are missing.
+export function helpText(...parts) {
+  return parts.filter(Boolean).join(" — ") || null;
+}
+
+export function watchHelp(board, line) {
+  if (!board || !line) return;
+  const show = (event) => {
+    const thing = event.target.closest?.("[data-help]");
+    if (thing && board.contains(thing)) line.textContent = thing.getAttribute("data-help");
+  };
+  for (const kind of ["pointerover", "focusin", "click"]) board.addEventListener(kind, show);
+}

@@ -6,6 +6,7 @@
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 import { drawRecent } from "./recent.js";
+import { explain, helpText } from "./guide.js";
 
 const FILES = "abcdef";
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -27,6 +28,8 @@ const CIRCLE = [
   ["Royalty", "Q K J"], ["Aristocracy", "10 9 8"], ["State", "7 6 5"], ["Church", "4 3 2"],
   ["Proletariat", "A Joker"],
 ];
+
+const AREA_KEYS = { court: "courtroom" }; // the guide's key for each kind of square
 
 let selected = null; // the source picked for a move or swap ("ball" = the acting ballroom card)
 
@@ -172,7 +175,8 @@ function piece(place, card, x, y, size, ctx) {
     svg("rect", { class: classes.join(" "), x: x + 3, y: y + 3, width: size - 6, height: size - 6, rx: 5,
       fill: card.up ? "#fff" : colour(view, card.side), stroke: colour(view, card.side),
       "data-place": place, "data-side": card.side, "data-rank": card.rank ?? "", "data-up": card.up ? "1" : "0",
-      "data-legal": mark, onclick: () => click(place, key) },
+      "data-legal": mark, onclick: () => click(place, key),
+      "data-help": helpText(`${place}: ${cardName(card)}`, card.rank ? explain(card.rank) : explain("masked")) },
     svg("title", { text: `${place}: ${cardName(card)}` })),
     ...cardFace(card, x + 3, y + 3, size - 6, view));
 }
@@ -189,7 +193,8 @@ function square(sq, ctx) {
   }
   return svg("g", {},
     svg("rect", { class: `mb-cell ${sq.kind}`, x: sq.x + 1, y: sq.y + 1, width: size - 2, height: size - 2, rx: 3,
-      "data-square": sq.name, "data-legal": mark, onclick: () => click(sq.name, null) }),
+      "data-square": sq.name, "data-legal": mark, onclick: () => click(sq.name, null),
+      "data-help": helpText(sq.name, explain(AREA_KEYS[sq.kind] ?? sq.kind)) }),
     svg("text", { class: "mb-cell-name", x: sq.x + 4, y: sq.y + 9, text: sq.name }),
     card ? piece(sq.name, card, sq.x, sq.y, size, ctx) : null);
 }
@@ -205,7 +210,8 @@ function ballroom(ctx) {
   const mark = enter ? "to" : moves.drop.has("ball") ? "drop" : null;
   const parts = [
     svg("rect", { class: "mb-cell ballroom zone", x: x + 1, y: y + 1, width: size - 2, height: size - 2, rx: 6,
-      "data-square": "ball", "data-legal": mark, onclick: () => click("ball", null) }),
+      "data-square": "ball", "data-legal": mark, onclick: () => click("ball", null),
+      "data-help": explain("ballroom") }),
     svg("text", { class: "mb-zone-name", x: x + size / 2, y: y + 16, "text-anchor": "middle",
       text: `Ballroom${cards.length ? ` (${cards.length})` : ""}` }),
   ];
@@ -379,7 +385,7 @@ function prompt(view, legal) {
 function chips(labels, suits, view) {
   if (!labels.length) return el("span", { class: "muted", text: "—" });
   return el("span", { class: "mb-chips" }, ...labels.map((rank, i) => el("span", {
-    class: "mb-chip", style: `--c: ${SUIT_COLOURS[suits[i]] ?? "#555"}`, title: NAMES[rank] ?? rank,
+    class: "mb-chip", style: `--c: ${SUIT_COLOURS[suits[i]] ?? "#555"}`, title: explain(rank) ?? NAMES[rank] ?? rank,
     text: `${rankText(rank)}${SUITS[suits[i]] ?? ""}`,
   })));
 }

@@ -3,6 +3,7 @@
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 import { drawRecent } from "./recent.js";
+import { explain, helpText } from "./guide.js";
 
 const CELL = 56;
 const COLOURS = ["#b8336a", "#2f6690", "#3a7d44", "#c26d1a", "#6a4c93", "#2a9d8f", "#8d6e63"];
@@ -64,7 +65,7 @@ function cellRect(name, x, y, legal, send, redraw) {
   }
   return svg("g", {},
     svg("rect", { class: "cell-seat", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6,
-      "data-cell": name, "data-legal": mark, onclick: click }),
+      "data-cell": name, "data-legal": mark, onclick: click, "data-help": helpText(name, explain("seat")) }),
     svg("text", { class: "cell-name", x: x + 5, y: y + 13, text: name }));
 }
 
@@ -76,7 +77,8 @@ function cube(name, seat, x, y, view, old, legal, redraw) {
       width: CELL - 22, height: CELL - 22, rx: 5,
       fill: seat === view.seat ? "var(--you)" : COLOURS[seat % COLOURS.length],
       "data-cube": seat, "data-cell": name, "data-legal": canSwap ? "swap-from" : null,
-      onclick: canSwap ? pick : null }),
+      onclick: canSwap ? pick : null,
+      "data-help": helpText(`${name}: ${seatName(seat, view)}'s cube${old ? ", last night" : ""}`, explain("cube")) }),
     svg("text", { class: "cube-label", x: x + CELL / 2, y: y + CELL / 2 + 7, "text-anchor": "middle",
       text: String(seat) }));
 }
@@ -90,7 +92,8 @@ function boardSvg(view, legal, send, redraw) {
     const name = `${"abcdefghij"[c]}${r + 1}`;
     const [x, y] = [c * CELL, r * CELL];
     if (ch === "#") {
-      parts.push(svg("rect", { class: "cell-table", x, y, width: CELL, height: CELL }));
+      parts.push(svg("rect", { class: "cell-table", x, y, width: CELL, height: CELL,
+        "data-help": explain("table") }));
       return;
     }
     parts.push(cellRect(name, x, y, moves, send, redraw));
@@ -106,6 +109,12 @@ function boardSvg(view, legal, send, redraw) {
     board,
     el("p", { class: "muted", text: `Board ${caption}. Seating, clockwise: ${view.seating.join(" → ")}.` }),
   ];
+}
+
+function meaning(colour) {
+  // "GREY: Your action was not performed…" without the repeated name.
+  const text = explain(colour);
+  return text ? text.slice(text.indexOf(":") + 1).trim() : "";
 }
 
 function cellCentre(rows, name) {
@@ -170,12 +179,16 @@ export const masqueradeMurder = {
       generic.private(container, view);
       return;
     }
-    const results = you.results.map((r) => el("li", {
-      text: `Night ${r.night}: target seat ${r.target}, ${r.colour}${r.effects.length ? `; ${r.effects.join(", ")}` : ""}`,
-    }));
+    // Each result says what its colour means (the guide's words), where it is shown.
+    const results = you.results.map((r) => el("li", { "data-colour": r.colour },
+      `Night ${r.night}: target seat ${r.target}, `, el("strong", { class: `colour-${r.colour}`, text: r.colour }),
+      r.effects.length ? `; ${r.effects.join(", ")}` : "",
+      el("small", { class: "colour-meaning", text: ` — ${meaning(r.colour)}` })));
     container.replaceChildren(
-      el("p", {}, "Your role: ", el("strong", { id: "your-role", text: cap(you.role) })),
-      el("p", { text: `Target tonight: ${you.target === null ? "not chosen" : `seat ${you.target}`}. Card: ${card(you.card)}.` }),
+      el("p", {}, "Your role: ", el("strong", { id: "your-role", text: cap(you.role), title: explain(you.role) })),
+      el("p", {}, `Target tonight: ${you.target === null ? "not chosen" : `seat ${you.target}`}. Card: `,
+        el("span", { id: "your-card", text: card(you.card), title: you.card ? explain(you.card) : null }), "."),
+      explain(you.role) ? el("p", { class: "muted role-help", text: explain(you.role) }) : "",
       you.pile_seen ? el("p", { text: `The pile you drew from: ${you.pile_seen.map(card).join(", ")}.` }) : "",
       results.length ? el("ol", { class: "results" }, ...results) : "",
     );

@@ -8,6 +8,7 @@
 import { SCROLL, cap, el, svg } from "./dom.js";
 import { generic } from "./generic.js";
 import { drawRecent } from "./recent.js";
+import { explain, facts, helpText } from "./guide.js";
 
 const CELL = 48;
 const MARGIN = 18; // room for the column letters and row numbers
@@ -86,7 +87,7 @@ function squareBase(name, view) {
   const c = COLUMNS.indexOf(name[0]);
   const r = Number(name.slice(1));
   const parts = [svg("rect", { class: `pa-sq${(c + r) % 2 ? " pa-alt" : ""}`, x, y, width: CELL,
-    height: CELL })];
+    height: CELL, "data-help": squareHelp(name, view) })];
   const label = (text, cls) => svg("text", { class: cls, x: x + 3, y: y + 10, text });
   for (const p of view.players) {
     if (p.point === name) {
@@ -101,6 +102,18 @@ function squareBase(name, view) {
   if (TUNNELS[name]) parts.push(label(`⇄${TUNNELS[name].toUpperCase()}`, "pa-feature"));
   if (HEAL_POINTS.has(name)) parts.push(label("+2hp", "pa-feature pa-heal"));
   return parts;
+}
+
+function squareHelp(name, view) {
+  // The square's name and what lies on it for good: spawns, points, tunnels, heal points.
+  const what = [];
+  for (const p of view.players) {
+    if (p.point === name) what.push(`P${p.number}'s rendezvous point. ${explain("point") ?? ""}`);
+    if (p.spawn === name) what.push(`P${p.number}'s spawn. ${explain("spawn") ?? ""}`);
+  }
+  if (TUNNELS[name]) what.push(`Tunnel to ${TUNNELS[name].toUpperCase()}. ${explain("tunnel") ?? ""}`);
+  if (HEAL_POINTS.has(name)) what.push(explain("heal"));
+  return helpText(name.toUpperCase(), ...what);
 }
 
 function pointCards(p) {
@@ -119,7 +132,8 @@ function piece(name, view, lookup) {
   const [cx, cy] = [x + CELL / 2, y + CELL / 2 + 2];
   const player = lookup.players.get(name);
   if (player) {
-    return svg("g", { class: "pa-assassin", "data-player": player.number, "data-piece-at": name },
+    return svg("g", { class: "pa-assassin", "data-player": player.number, "data-piece-at": name,
+      "data-help": `${name.toUpperCase()}: ${who(view, player.seat)}, ${player.hp} HP, ${player.vp} VP` },
       svg("circle", { class: `pa-p${player.number}${player.seat === view.seat ? " pa-you" : ""}`,
         cx, cy: cy - 3, r: 14 }),
       svg("text", { class: "pa-piece-label", x: cx, y: cy + 1, "text-anchor": "middle",
@@ -132,11 +146,12 @@ function piece(name, view, lookup) {
   if (enemy) return enemyPiece(enemy, cx, cy, y, name);
   if (lookup.obstacles.has(name)) {
     return svg("rect", { class: "pa-obstacle", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8,
-      rx: 3, "data-obstacle": name });
+      rx: 3, "data-obstacle": name, "data-help": helpText(name.toUpperCase(), explain("obstacle")) });
   }
   const loose = view.loose[name];
   if (loose) {
-    return svg("g", { class: "pa-loose", "data-loose": loose },
+    return svg("g", { class: "pa-loose", "data-loose": loose,
+      "data-help": helpText(`${name.toUpperCase()}: a card on the floor`, explain(loose)) },
       svg("rect", { class: "pa-card", x: x + 7, y: y + 15, width: 34, height: 22, rx: 3 }),
       svg("text", { class: "pa-card-label", x: cx, y: y + 30, "text-anchor": "middle",
         text: LOOSE_LABELS[loose] ?? cardName(loose) }));
@@ -150,7 +165,9 @@ function enemyPiece(enemy, cx, cy, y, name) {
     ? [-8, 0, 8].map((dx) => svg("line", { class: "pa-bars", x1: cx + dx, y1: cy - 17, x2: cx + dx,
       y2: cy + 11 }))
     : [];
-  return svg("g", { class: `pa-enemy${state}`, "data-enemy": enemy.kind, "data-piece-at": name },
+  return svg("g", { class: `pa-enemy${state}`, "data-enemy": enemy.kind, "data-piece-at": name,
+    "data-help": helpText(`${name.toUpperCase()}: ${cap(enemy.kind)}, ${enemy.hp}/${enemy.max_hp} HP`
+      + `${enemy.caged ? ", caged" : ""}${enemy.paralysed ? ", paralysed (no damage)" : ""}`, explain(enemy.kind)) },
     svg("title", { text: `${cap(enemy.kind)}, ${enemy.hp}/${enemy.max_hp} HP${enemy.caged ? ", caged" : ""}${enemy.paralysed ? ", paralysed" : ""}` }),
     svg("circle", { class: `pa-${enemy.kind}`, cx, cy: cy - 3, r: enemy.kind === "boss" ? 16 : 14 }),
     svg("text", { class: "pa-piece-label", x: cx, y: cy + 2, "text-anchor": "middle",
@@ -170,7 +187,8 @@ function highlight(name, verbs, onclick, entries) {
   const danger = entries.some((e) => e.text.includes(" — in range of "));
   return svg("rect", { class: "pa-legal", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4,
     rx: 4, "data-legal": verbs, "data-cell": name, "data-actions": actionsOf(entries), onclick,
-    "data-danger": danger || null }, svg("title", { text: entries.map((e) => e.text).join(" / ") }));
+    "data-danger": danger || null, "data-help": entries.map((e) => e.text).join(" / ") || null },
+  svg("title", { text: entries.map((e) => e.text).join(" / ") }));
 }
 
 function highlights(view, moves, send, redraw) {
@@ -238,7 +256,8 @@ function deck(x, label, count, entry, send) {
   const attrs = entry ? { "data-legal": "draw", "data-deck": entry.action.split(" ")[1],
     "data-actions": entry.action,
     onclick: () => { choice = null; send(entry.action); } } : {};
-  return svg("g", { class: `pa-deck${entry ? " pa-drawable" : ""}`, ...attrs },
+  return svg("g", { class: `pa-deck${entry ? " pa-drawable" : ""}`, ...attrs,
+    "data-help": helpText(`${label} deck: ${count} card(s), face down`, explain("decks")) },
     svg("title", { text: entry ? entry.text : `${label} deck: ${count} card(s), face down` }),
     svg("rect", { class: "pa-back", x, y: DECK_Y, width: 100, height: 50, rx: 5 }),
     svg("text", { class: "pa-deck-label", x: x + 50, y: DECK_Y + 21, "text-anchor": "middle",
@@ -276,7 +295,72 @@ function boardSvg(view, legal, send, redraw) {
   ...names.map((n) => piece(n, view, lookup)).filter(Boolean));
   drawRecent(board, (entries, before) => recentMarks(entries, before, view), centreOf, CELL);
   board.append(...highlights(view, moves, send, redraw), ...decks(view, moves, send));
+  board.prepend(hatch());
+  watchRanges(board, view);
   return board;
+}
+
+// -- enemy ranges, marked while you consider an enemy or a move into its range ---------------
+// An enemy hits an assassin ending a move up to its range away in a straight line, obstacles
+// blocking, unless paralysed: the test of the server's warning (render.py's _danger), with the
+// range from the guide's facts (the game's own table).
+function reach(enemy, view) {
+  const range = facts(enemy.kind)?.range ?? 0;
+  if (!range || enemy.paralysed) return [];
+  const blocked = new Set(view.obstacles);
+  const cells = [];
+  for (const dir of Object.keys(DIRECTIONS)) {
+    let cell = enemy.cell;
+    for (let k = 0; k < range; k += 1) {
+      cell = neighbour(cell, dir);
+      if (!cell || blocked.has(cell)) break;
+      cells.push(cell);
+    }
+  }
+  return cells;
+}
+
+function moveEnd(name, view) {
+  // Where a move onto `name` really ends: your point sends you back to your spawn, a tunnel on.
+  const me = view.players[view.turn?.seat ?? view.seat];
+  if (me && me.point === name) return me.spawn;
+  return TUNNELS[name] ?? name;
+}
+
+function threats(target, view) {
+  // An enemy (or a highlight on its square): its own range; a move into danger: the ranges of
+  // the enemies waiting where it ends.
+  const cell = target.getAttribute("data-piece-at") ?? target.getAttribute("data-cell");
+  const here = view.enemies.filter((e) => e.cell === cell);
+  if (here.length || !target.hasAttribute("data-danger")) return here;
+  const end = moveEnd(cell, view);
+  return view.enemies.filter((e) => reach(e, view).includes(end));
+}
+
+function hatch() {
+  return svg("defs", {}, svg("pattern", { id: "pa-hatch", patternUnits: "userSpaceOnUse", width: 8, height: 8,
+    patternTransform: "rotate(45)" }, svg("line", { class: "pa-hatch-line", x1: 0, y1: 0, x2: 0, y2: 8 })));
+}
+
+function watchRanges(board, view) {
+  const clear = () => board.querySelector(".pa-range")?.remove();
+  const show = (event) => {
+    const target = event.target.closest?.("[data-enemy], .pa-legal[data-cell]");
+    clear();
+    if (!target) return;
+    const enemies = threats(target, view);
+    const cells = [...new Set(enemies.flatMap((e) => reach(e, view)))];
+    if (!cells.length) return;
+    board.append(svg("g", { class: "pa-range", "data-range-of": enemies.map((e) => e.cell).join(" ") },
+      ...cells.map((cell) => {
+        const [x, y] = xy(cell);
+        return svg("rect", { class: "pa-in-range", "data-cell": cell, x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6 });
+      })));
+  };
+  board.addEventListener("pointerover", show);
+  board.addEventListener("focusin", show);
+  board.addEventListener("pointerleave", clear);
+  board.addEventListener("focusout", clear);
 }
 
 function centreOf(name) {

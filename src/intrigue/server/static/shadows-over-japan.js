@@ -8,6 +8,7 @@
 import { SCROLL, cap, el, seatList, seatName, svg } from "./dom.js";
 import { generic } from "./generic.js";
 import { drawRecent } from "./recent.js";
+import { explain, helpText } from "./guide.js";
 
 const MAP_URL = new URL("./shadows-over-japan-map.json", import.meta.url);
 const NOBLES = {
@@ -165,7 +166,7 @@ function provinceNode(info, p, view, marks, [x, y]) {
   return svg("g", {
     class: `sj-province${marks.next === info.key ? " next" : ""}`, // next: your set-up ninja goes here
     transform: `translate(${x} ${y})`, "data-province": info.key, "data-legal": mark,
-    onclick: () => marks.click(info.key),
+    onclick: () => marks.click(info.key), "data-help": provinceHelp(info, p, view),
   },
   svg("title", { text: describeProvince(info, p, view) }),
   svg("circle", { class: "sj-hit", r: 19 }),
@@ -215,6 +216,13 @@ function describeNinja(n, view) {
   const style = n.style ? STYLES[n.style] : "style unknown";
   const state = n.revealed ? "revealed" : "concealed";
   return `${seatName(n.seat, view)}'s ninja (${style}, ${state}${n.infiltrating ? ", infiltrating the army" : ""})`;
+}
+
+function provinceHelp(info, p, view) {
+  // What is there, then what the guide says of each kind of piece on it.
+  const styles = [p?.samurai, p?.ninja?.style].filter((st) => STYLES[st]);
+  return helpText(describeProvince(info, p, view), p?.samurai && explain("samurai"), p?.army && explain("army"),
+    p?.occupier && explain("occupier"), p?.ninja && explain("ninja"), ...[...new Set(styles)].map(explain));
 }
 
 function describeProvince(info, p, view) {
@@ -299,7 +307,9 @@ function summaryLine(view) {
   const h = view.honours;
   const face = h.face_up ? `Honour face up: ${honourName(h.face_up)}` : "No Honour card face up";
   const piles = `Territory deck ${view.deck_size}, discard ${view.discard.length}, gold supply ${view.gold_supply}`;
-  return el("p", { class: "muted", text: `${face}; ${h.deck_size} Honour card(s) left. ${piles}.` });
+  const honour = h.face_up ? explain(h.face_up) : null; // what it is awarded for
+  return el("p", { class: "muted", text: `${face}; ${h.deck_size} Honour card(s) left. ${piles}.` },
+    honour ? el("span", { class: "sj-honour-help", text: ` ${honour}` }) : "");
 }
 
 const LEGEND = "● Stone · ✕ Scissor · ◇ Paper (samurai in the white square, a ninja's next to it; ? = unknown) · "
@@ -355,7 +365,7 @@ function noblesTable(view) {
   const power = scores.size ? ["Power"] : []; // Political Power, once the game is over
   const cols = ["Noble", ...power, "Capital", "Prov.", "Econ.", "Mil.", "Armies", "Sam.", "+/−", "Intel", "Honours"];
   const rows = view.nobles.map((n) => el("tr", { "data-noble-row": n.key },
-    el("td", {}, swatch(n.key), ` ${nobleName(n.key)}`),
+    el("td", { title: explain(n.key) }, swatch(n.key), ` ${nobleName(n.key)}`),
     scores.size ? el("td", { text: scores.get(n.key) ?? "" }) : "", el("td", { text: provinceName(n.capital) }),
     ...[n.provinces, n.economy, n.military, n.armies, n.samurai, `+${n.conquered}/−${n.lost}`,
       n.intelligence_at_capital, n.honours].map((v) => el("td", { text: v }))));

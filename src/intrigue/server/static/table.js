@@ -6,7 +6,7 @@ import { createChat } from "./chat.js";
 import { awayRule, createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
 import { marksDrawn, setRecent } from "./recent.js";
-import { guideFor, renderGuide } from "./guide.js";
+import { guideFor, renderGuide, useGuide, watchHelp } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
 
@@ -274,8 +274,11 @@ async function loadTableInfo() {
   const found = await guideFor(game.table.game);
   game.guide = found?.guide ?? null;
   renderGuide($("guide"), game.guide);
+  useGuide(game.guide); // the board's things explain themselves from now on
+  render();
 }
 
 $("leave").addEventListener("click", leave);
+watchHelp($("board"), $("board-help"));
 loadTableInfo();
 connect();
