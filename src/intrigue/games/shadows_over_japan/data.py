@@ -37,6 +37,16 @@ STYLE_INDEX = {key: i for i, key in enumerate(STYLES)}
 # BEATS[a] is the style that style a defeats (Stone > Scissor > Paper > Stone).
 BEATS: tuple[int, ...] = tuple(STYLE_INDEX[s["beats"]] for s in CARDS["styles"])
 
+
+def duel(mine: int, theirs: int) -> str:
+    """A fight of two styles, from the first's side: "won", "lost" or "tie" (SJ-7)."""
+    if BEATS[mine] == theirs:
+        return "won"
+    if BEATS[theirs] == mine:
+        return "lost"
+    return "tie"
+
+
 # -- provinces ------------------------------------------------------------------------------
 _PROVINCES = MAP["provinces"]
 KEYS: tuple[str, ...] = tuple(p["key"] for p in _PROVINCES)

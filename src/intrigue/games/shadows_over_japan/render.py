@@ -30,6 +30,7 @@ from .data import (
     NOBLES,
     STYLE_INDEX,
     STYLE_NAMES,
+    duel,
 )
 
 COLOURS = {"yellow": "yellow", "red": "red", "purple": "magenta", "blue": "blue"}
@@ -82,11 +83,11 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
         return f"place a {_style(str(args[0]))} ninja"
     if verb == "move":
         return f"move {_name(str(args[0]))} → {_name(str(args[1]))}{_move_note(view, args)}"
+    if verb in GOLD_VERBS:
+        return _describe_gold(action, view) + _last_gold(view)
     if verb == "substitute":
         swap = ", swapping the tokens" if len(args) == 3 else ", tokens stay"
         return f"Substitution {_name(str(args[0]))} ↔ {_name(str(args[1]))}{swap} (1 action)"
-    if verb == "march":
-        return f"march the army {_name(str(args[0]))} → {_name(str(args[1]))} (1 gold)"
     if verb == "steal":
         return f"steal Intelligence in {_name(str(args[0]))} (reveals your ninja)"
     if verb == "sabotage":
@@ -97,35 +98,72 @@ def describe_action(action: Action, view: dict[str, Any]) -> str:
         return f"claim the mission of {_name(str(args[0]))} (+1 gold)"
     if verb == "discard":
         return f"discard {_name(str(args[0]))}"
+    if verb == "end":
+        return "end the spending step" if view.get("phase") == "spend" else "end your actions"
+    return str(action)
+
+
+# Moves that cost gold: their words; a warning follows when the gold is the mover's last.
+GOLD_VERBS = frozenset({"march", "recruit", "initiative", "extra", "draw"})
+
+
+def _describe_gold(action: Action, view: dict[str, Any]) -> str:
+    verb, args = action.verb, action.args
+    if verb == "march":
+        return f"march the army {_name(str(args[0]))} → {_name(str(args[1]))} (1 gold)"
     if verb == "recruit":
         return f"recruit a {_style(str(args[1]))} ninja in {_name(str(args[0]))} (1 gold)"
     if verb == "initiative":
         return f"take the initiative: swap turn markers with seat {args[0]} (1 gold)"
     if verb == "extra":
         return "buy an extra action (1 gold)"
-    if verb == "draw":
-        return "buy 3 territory cards (1 gold)"
-    if verb == "end":
-        return "end the spending step" if view.get("phase") == "spend" else "end your actions"
-    return str(action)
+    return "buy 3 territory cards (1 gold)"
+
+
+def _last_gold(view: dict[str, Any]) -> str:
+    """ " — ⚠ your last gold" when the seat reading the menu has one gold left (its own view)."""
+    seat, players = view.get("seat"), view.get("players") or []
+    if seat is None or seat >= len(players) or players[seat].get("gold") != 1:
+        return ""
+    return " — ⚠ your last gold"
+
+
+def _province(view: dict[str, Any], key: str) -> dict[str, Any] | None:
+    return next((p for p in view.get("provinces") or () if p["key"] == key), None)
+
+
+def _fight_note(mine: str | None, theirs: str | None, what: str) -> str:
+    """ "⚠ fight a Paper samurai: your Stone ninja loses and goes back to your pool": the
+    outcome when both styles are known to the reader, else only what is fought."""
+    if mine is None or theirs is None or theirs == "hidden":
+        return f"⚠ fight {what}, style unknown"
+    outcome = {
+        "won": "wins",
+        "lost": "loses and goes back to your pool",
+        "tie": "ties and stays where it was",
+    }[duel(STYLE_INDEX[mine], STYLE_INDEX[theirs])]
+    return f"⚠ fight {what} ({_style(theirs)}): your {_style(mine)} ninja {outcome}"
 
 
 def _move_note(view: dict[str, Any], args: tuple[Any, ...]) -> str:
-    provinces = view.get("provinces")
-    if not provinces:
-        return ""
-    key = str(args[1])
-    there = next((p for p in provinces if p["key"] == key), None)
+    """What a ninja's move meets where it ends, from the reader's view only: the samurai's
+    and enemy ninja's styles when shown there, the mover's own style (its seat sees it)."""
+    there = _province(view, str(args[1]))
     if there is None:
         return ""
+    start = _province(view, str(args[0]))
+    mine = ((start or {}).get("ninja") or {}).get("style")
     notes = []
     if there["samurai"]:
-        notes.append(f"fight a {_style(there['samurai'])} samurai")
+        notes.append(_fight_note(mine, there["samurai"], "a samurai"))
     if there["ninja"]:
-        notes.append(f"fight seat {there['ninja']['seat']}'s ninja")
+        enemy = there["ninja"]
+        notes.append(_fight_note(mine, enemy.get("style"), f"seat {enemy['seat']}'s ninja"))
+    if notes:
+        notes.append("reveals your ninja")
     if there["army"]:
         notes.append("infiltrate the army")
-    return f" ({', '.join(notes)})" if notes else ""
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 # -- events -----------------------------------------------------------------------------------

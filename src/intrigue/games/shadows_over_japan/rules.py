@@ -29,7 +29,6 @@ from intrigue.engine import (
 from .data import (
     ARMY_ADJ,
     ASSASSINATE,
-    BEATS,
     CAPITAL_OF,
     CHAMPION_OF_LIGHT,
     COMPONENTS,
@@ -59,6 +58,7 @@ from .data import (
     SHOW_OF_FORCE,
     STYLE_INDEX,
     STYLES,
+    duel,
 )
 
 NP = len(KEYS)
@@ -654,7 +654,7 @@ class JapanState(State):
         result = "moved"
         other = self.sam[q]
         if other >= 0:
-            result = _duel(style, other)
+            result = duel(style, other)
             fights.append(
                 {
                     "against": "samurai",
@@ -673,7 +673,7 @@ class JapanState(State):
         if enemy >= 0:
             self.nrev[q] = True
             other = self.nsty[q]
-            result = _duel(style, other)
+            result = duel(style, other)
             fights.append(
                 {
                     "against": "ninja",
@@ -1376,14 +1376,6 @@ class CardsPayload:
 
     def payload(self) -> dict[str, Any]:
         return {"cards": [KEYS[c] for c in self.cards]}
-
-
-def _duel(mine: int, theirs: int) -> str:
-    if BEATS[mine] == theirs:
-        return "won"
-    if BEATS[theirs] == mine:
-        return "lost"
-    return "tie"
 
 
 def _place_awards(values: list[int]) -> list[int]:

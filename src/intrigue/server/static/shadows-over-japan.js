@@ -237,8 +237,12 @@ function describeProvince(info, p, view) {
   return parts.join(" · ");
 }
 
+// A move whose text carries a warning (a fight, the last gold: the server words it from the
+// seat's own view) is never played by a single click on the map: it asks to be confirmed.
+const warned = (entry) => entry.text.includes("⚠");
+
 function choiceButton(entry, send) {
-  return el("button", { type: "button", class: "choice", "data-action": entry.action,
+  return el("button", { type: "button", class: `choice${warned(entry) ? " warn" : ""}`, "data-action": entry.action,
     onclick: () => { resetChoice(); send(entry.action); } }, entry.text);
 }
 
@@ -248,7 +252,8 @@ function choices(moves, send, redraw) {
   const slot = ui.selected ? moves.get(ui.selected) : null;
   if (slot && ui.target) {
     const options = slot.to.get(ui.target) ?? [];
-    return [el("p", { text: `${provinceName(ui.selected)} → ${provinceName(ui.target)}: choose how.` }),
+    const how = options.length === 1 ? "confirm (read the warning first)" : "choose how";
+    return [el("p", { text: `${provinceName(ui.selected)} → ${provinceName(ui.target)}: ${how}.` }),
       el("div", { class: "actions" }, ...options.map((e) => choiceButton(e, send)), cancel)];
   }
   if (slot) {
@@ -268,7 +273,7 @@ function clicker(moves, send, redraw) {
   return (key) => {
     const slot = ui.selected ? moves.get(ui.selected) : null;
     const options = slot?.to.get(key);
-    if (options?.length === 1) {
+    if (options?.length === 1 && !warned(options[0])) {
       resetChoice();
       send(options[0].action);
       return;

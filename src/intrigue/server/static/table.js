@@ -58,8 +58,10 @@ function turnState(view) {
 }
 
 function actionButton({ action, text }) {
+  // A move the game warns about (its text carries ⚠) is drawn dashed, not only in colour.
   return el("button", {
-    type: "button", class: "action", "data-action": action, disabled: game.pending,
+    type: "button", class: text.includes("⚠") ? "action warn" : "action", "data-action": action,
+    disabled: game.pending,
     onclick: () => send(action),
   }, text, text !== action ? el("code", { text: action }) : "");
 }
