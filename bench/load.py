@@ -14,7 +14,8 @@ reported too. The benchmark creates a table per game, far beyond ``intrigue serv
 new tables per client address: start such a server with ``INTRIGUE_TABLES_PER_MINUTE=0`` (and
 ``INTRIGUE_MAX_OPEN_TABLES=0``) to measure it; the server started here has no such limit.
 
-Every table is created through the HTTP API with five human seats; each client plays a random
+Every table is created through the HTTP API with five human seats; each client asks for
+patches, as the table page does (docs/server.md), and plays a random
 legal move as soon as it may (it has legal moves and no move of its own is waiting for an
 answer). A finished game is followed by a new table for the same five clients. The run stops
 by itself after ``--seconds`` (or ``--moves`` moves), and reports (see docs/performance.md):
@@ -154,6 +155,9 @@ class Seat(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.sent_at: float | None = None
         self.parts: list[bytes] = []  # a fragmented message, if the server ever sends one
+        # It takes patches, as the table page does: the legal moves and the step it holds.
+        self.legal: list[dict[str, Any]] = []
+        self.step = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -171,7 +175,7 @@ class Seat(asyncio.Protocol):
             elif isinstance(event, Response) and event.status_code != 101:
                 self.finish(False)
             elif isinstance(event, Response):  # open: the token goes in the first message
-                hello = {"type": "hello", "token": self.token}
+                hello = {"type": "hello", "token": self.token, "patches": True}
                 self.ws.send_text(json.dumps(hello).encode())
         self.flush()
 
@@ -182,6 +186,8 @@ class Seat(asyncio.Protocol):
 
     def received(self, raw: bytes) -> None:
         kind, accepted, over, legal, step = glance(raw)
+        self.legal = self.legal if legal is None else legal  # None: unchanged
+        self.step = self.step if step is None else step
         if kind == "error":
             self.tally.error(loads(raw)["message"])
             self.sent_at = None
@@ -193,10 +199,10 @@ class Seat(asyncio.Protocol):
             self.sent_at = None
         if over or self.stop():
             self.finish(over)
-        elif legal and self.sent_at is None:
-            action = self.rng.choice(legal)["action"]
+        elif self.legal and self.sent_at is None:
+            action = self.rng.choice(self.legal)["action"]
             self.sent_at = time.monotonic()
-            move = {"type": "act", "action": action, "step": step}
+            move = {"type": "act", "action": action, "step": self.step}
             self.ws.send_text(json.dumps(move).encode())
 
     def finish(self, over: bool) -> None:
@@ -220,33 +226,43 @@ class Seat(asyncio.Protocol):
 
 _DECODER = json.JSONDecoder()
 LEGAL_KEY = '"legal_actions":'
-STEP_KEY = '"step":'  # the view's, which comes before the events (that may have steps too)
+STEP_KEY = '"step":'  # the view's (or its patch's), which comes before the events
+EVENTS_KEY = '"events":'
 
 
-def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]], int]:
+def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]] | None, int | None]:
     """The type of a server message, whether it acknowledges a move, whether the game is over,
-    the legal moves and the step they answer: all a random player needs.
+    the legal moves and the step they answer (None: the same as before; the client takes
+    patches): all a random player needs.
 
     Parsing whole views would make the generator cost more than the server; so the compact JSON
     the server sends is searched for these keys (a quoted key cannot occur inside a string,
-    where quotes are escaped), and only the legal moves are decoded. Anything unexpected is
-    parsed in full.
+    where quotes are escaped), and only the legal moves and the step are decoded. Anything
+    unexpected is parsed in full.
     """
     text = raw if isinstance(raw, str) else raw.decode("utf-8")
     for kind in ("update", "sync"):
         if text.startswith(f'{{"type":"{kind}",'):
-            at = text.find(LEGAL_KEY)
-            if at < 0:
+            events = text.find(EVENTS_KEY)
+            if events < 0:
                 break
-            legal, _ = _DECODER.raw_decode(text, at + len(LEGAL_KEY))
-            step, _ = _DECODER.raw_decode(text, text.find(STEP_KEY) + len(STEP_KEY))
+            at = text.find(LEGAL_KEY, events)
+            legal = None if at < 0 else _DECODER.raw_decode(text, at + len(LEGAL_KEY))[0]
+            at = text.find(STEP_KEY, 0, events)
+            step = None if at < 0 else _DECODER.raw_decode(text, at + len(STEP_KEY))[0]
             return kind, '"accepted":"' in text, '"is_over":true' in text, legal, step
     message = loads(text)
     if message.get("type") not in ("sync", "update"):
-        return str(message.get("type")), False, False, [], 0
+        return str(message.get("type")), False, False, None, None
     accepted = message.get("accepted") is not None
-    view = message["view"]
-    return message["type"], accepted, view["is_over"], message["legal_actions"], view["step"]
+    view = message.get("view") or message.get("patch", {})
+    return (
+        message["type"],
+        accepted,
+        bool(view.get("is_over")),
+        message.get("legal_actions"),
+        view.get("step"),
+    )
 
 
 async def run_table(

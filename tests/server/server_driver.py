@@ -173,7 +173,9 @@ def custom_deal(game: str, options: dict[str, Any] | None) -> bool:
 class Player:
     """One WebSocket connection: a seat (with its token) or a spectator."""
 
-    def __init__(self, ws_base: str, table_id: str, token: str | None = None) -> None:
+    def __init__(
+        self, ws_base: str, table_id: str, token: str | None = None, patches: bool = False
+    ) -> None:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
             connect(
@@ -183,12 +185,16 @@ class Player:
                 legacy=False,
             )
         )
-        self.send(hello(token))
+        self.send(hello(token, patches))
+        # A client that takes patches sees every message whole (`Patched`).
+        self.patched = Patched() if patches else None
         self.received: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None  # the last sync/update
 
     def recv(self) -> dict[str, Any]:
         message = json.loads(self.ws.recv(timeout=TIMEOUT))
+        if self.patched is not None:
+            message = self.patched.whole(message)
         self.received.append(message)
         if message["type"] in ("sync", "update"):
             self.latest = message
@@ -222,9 +228,53 @@ class Player:
         self._stack.close()
 
 
-def hello(token: str | None) -> dict[str, Any]:
-    """The first message of a connection: its seat token (none for a spectator)."""
-    return {"type": "hello"} if token is None else {"type": "hello", "token": token}
+def hello(token: str | None, patches: bool = False) -> dict[str, Any]:
+    """The first message of a connection: its seat token (none for a spectator), and whether
+    it takes patches."""
+    message: dict[str, Any] = {"type": "hello"}
+    if token is not None:
+        message["token"] = token
+    if patches:
+        message["patches"] = True
+    return message
+
+
+class Patched:
+    """A client that takes patches, as the table page is: it holds the last view and legal
+    moves and gives every sync/update back whole (``view`` and ``legal_actions`` filled in
+    from what it holds), the frame as sent left unchanged in ``raw``."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+
+    def whole(self, frame: dict[str, Any]) -> dict[str, Any]:
+        if frame.get("type") not in ("sync", "update"):
+            return frame
+        message = {k: v for k, v in frame.items() if k not in ("patch", "unset")}
+        if "patch" in frame:
+            assert self.view is not None, "a patch before any sync"
+            view = {**self.view, **frame["patch"]}
+            for key in frame.get("unset", []):
+                del view[key]
+            message["view"] = view
+        message.setdefault("legal_actions", self.legal)
+        self.view, self.legal = message["view"], message["legal_actions"]
+        message["raw"] = frame
+        return message
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """The game messages a browser page receives, made whole (`Patched`: the page takes
+    patches, so each check sees the full view the page holds, and the frame as sent)."""
+    frames: list[dict[str, Any]] = []
+
+    def opened(ws: Any) -> None:
+        patched = Patched()  # one per connection: a reconnection starts with a sync
+        ws.on("framereceived", lambda payload: frames.append(patched.whole(json.loads(payload))))
+
+    page.on("websocket", opened)
+    return frames
 
 
 Chooser = Callable[[dict[str, Any]], str]

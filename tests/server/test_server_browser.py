@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 
-from server_driver import TIMEOUT, create_table, expected_verdict
+from server_driver import TIMEOUT, create_table, expected_verdict, record_frames
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 GAME_DEADLINE = 90.0  # a guard against a hang, not a measured quantity
@@ -33,15 +33,6 @@ def click_a_move(page) -> None:
         arg=step,
         timeout=TIMEOUT * 1000,
     )
-
-
-def record_frames(page) -> list[dict]:
-    frames: list[dict] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
-    )
-    return frames
 
 
 def test_a_human_plays_a_whole_game_in_the_browser(browser, web_server):

@@ -9,13 +9,12 @@ the server's live state. `make test` installs /usr/bin/chromium.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from typing import Any
 
 import pytest
-from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict
+from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict, record_frames
 
 GAME = "masquerade-ball"
 BOARD = "svg.mb-palace"
@@ -51,15 +50,6 @@ def turn(page) -> str:
 def label(rank: str) -> str:
     """How the board writes a North card: rank and spade (the Joker as Jk)."""
     return f"{'Jk' if rank == 'Joker' else rank}♠"
-
-
-def record_frames(page) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
-    )
-    return frames
 
 
 def click_board(page, targets: tuple[str, ...]) -> str | None:

@@ -15,7 +15,7 @@ import random
 import time
 from typing import Any
 
-from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict
+from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict, record_frames
 
 GAME = "project-assassination"
 BOARD = "svg.pa-board"
@@ -39,15 +39,6 @@ BOARD_OFFER_JS = """() => {
 
 def turn(page) -> str:
     return str(page.evaluate("document.body.dataset.turn"))
-
-
-def record_frames(page) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
-    )
-    return frames
 
 
 def wait_for_answer(page, step: str) -> None:

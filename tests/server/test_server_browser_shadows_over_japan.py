@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict
+from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict, record_frames
 
 from intrigue.games.shadows_over_japan.data import CARD_IDS, CARDS, MAP, STYLES
 
@@ -50,15 +50,6 @@ def test_the_browser_map_copies_the_game_data_and_places_everything():
 # -- helpers --------------------------------------------------------------------------------
 def turn(page) -> str:
     return str(page.evaluate("document.body.dataset.turn"))
-
-
-def record_frames(page) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
-    )
-    return frames
 
 
 def wait_answered(page, step: str) -> None:

@@ -62,8 +62,15 @@ def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServ
 class Seat:
     """A connection and its watcher."""
 
-    def __init__(self, server: ThreadServer, table_id: str, seat: int | None, token: str | None):
-        self.player = Player(server.ws_url, table_id, token)
+    def __init__(
+        self,
+        server: ThreadServer,
+        table_id: str,
+        seat: int | None,
+        token: str | None,
+        patches: bool = False,
+    ) -> None:
+        self.player = Player(server.ws_url, table_id, token, patches)
         self.watcher = Watcher(seat)
         self.whispers: list[dict[str, Any]] = []  # chat lines received
         self.latest: dict[str, Any] = {}
@@ -89,7 +96,9 @@ class Seat:
 class RandomGame:
     """One all-human table, every seat and a spectator connected, played at random."""
 
-    def __init__(self, server: ThreadServer, game: str, players: int, options: dict) -> None:
+    def __init__(
+        self, server: ThreadServer, game: str, players: int, options: dict, patches: bool = False
+    ) -> None:
         table = create_table(
             server.url, game=game, players=players, seats=["human"] * players, options=options
         )
@@ -98,8 +107,10 @@ class RandomGame:
         truth = self.live.state
         self.mirror = intrigue.load(game).new(players, truth.seed, **truth.options)
         self.log = PrivateLog(players)
-        self.seats = [Seat(server, self.id, link["seat"], link["token"]) for link in table["links"]]
-        self.spectator = Seat(server, self.id, None, None)
+        self.seats = [
+            Seat(server, self.id, link["seat"], link["token"], patches) for link in table["links"]
+        ]
+        self.spectator = Seat(server, self.id, None, None, patches)
         self.said: dict[str, tuple[int, int]] = {}  # whisper text -> (from, to)
         for seat in self.everyone:
             seat.next_update(self.mirror, self.log)
@@ -148,27 +159,30 @@ class RandomGame:
             seat.player.close()
 
 
-def run_cases(server: ThreadServer, cases: list, seed: int) -> int:
-    """Play every case; the number of messages checked."""
+def run_cases(server: ThreadServer, cases: list, seed: int, patches: bool = False) -> int:
+    """Play every case; the number of messages checked (``patches``: every connection takes
+    patches, as the table page does, and each frame is checked as sent and made whole)."""
     chooser = random.Random(seed)
     checked = 0
     for game, players, options, count in cases:
         for _ in range(count):
-            table = RandomGame(server, game, players, options)
+            table = RandomGame(server, game, players, options, patches)
             table.play(chooser)
             table.finish()
             checked += sum(s.watcher.checked for s in table.everyone)
     return checked
 
 
+@pytest.mark.parametrize("patches", [False, True], ids=["whole", "patches"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{len(c[2])}")
-def test_no_message_to_a_seat_holds_a_secret_it_may_not_know(open_server, case):
-    assert run_cases(open_server, [case], seed=len(case[0]) * 10 + case[1]) > 0
+def test_no_message_to_a_seat_holds_a_secret_it_may_not_know(open_server, case, patches):
+    assert run_cases(open_server, [case], seed=len(case[0]) * 10 + case[1], patches=patches) > 0
 
 
 @pytest.mark.slow
-def test_whole_random_games_leak_nothing(open_server):
-    assert run_cases(open_server, SLOW_CASES, seed=7) > 0
+@pytest.mark.parametrize("patches", [False, True], ids=["whole", "patches"])
+def test_whole_random_games_leak_nothing(open_server, patches):
+    assert run_cases(open_server, SLOW_CASES, seed=7, patches=patches) > 0
 
 
 # -- the checker itself must catch a planted secret ---------------------------------------------

@@ -30,6 +30,10 @@ GAME_KEYS = {"type", "seat", "view", "events", "event_texts", "legal_actions"}
 # Besides the game: table metadata, server notes, chat, acknowledgements and (in a sync) the
 # public list of what a custom deal fixed.
 EXTRA_KEYS = {"table", "notes", "chat", "accepted", "custom_deal"}
+# An update to a client that takes patches: what changed in the view, and the legal moves only
+# if they changed (`server_driver.Patched` makes it whole, keeping the frame in ``raw``).
+PATCH_KEYS = {"type", "seat", "patch", "events", "event_texts"}
+PATCH_OPTIONAL = {"unset", "legal_actions"}
 
 
 def canonical(value: Any) -> str:
@@ -219,6 +223,9 @@ class Watcher:
 
     def check(self, message: Message, mirror: State, log: PrivateLog) -> None:
         """Assert ``message`` (a sync or update) is the seat's due and nothing more."""
+        raw = message.pop("raw", None)  # the frame as sent, when the client takes patches
+        if raw is not None:
+            self._check_frame(raw, mirror, log)
         seat = self.seat
         kind = message["type"]
         assert kind in ("sync", "update"), message
@@ -243,6 +250,18 @@ class Watcher:
         self.texts.update(t for t in message["event_texts"] if t)
         self.position = mirror.log_length
         self.checked += 1
+
+    def _check_frame(self, raw: Message, mirror: State, log: PrivateLog) -> None:
+        """A frame as sent to a client that takes patches: a sync as any, an update the
+        view's changes only; and no secret in it (the whole message is checked after)."""
+        if raw["type"] == "update" and "patch" in raw:
+            keys = set(raw) - EXTRA_KEYS
+            assert PATCH_KEYS <= keys <= PATCH_KEYS | PATCH_OPTIONAL, keys
+            view = mirror.view(self.seat)
+            for key, value in raw["patch"].items():
+                assert view[key] == value, f"the patch's {key!r} is not the seat's view"
+            assert all(key not in view for key in raw.get("unset", []))
+        self._check_secrets(raw, mirror, log)
 
     def _check_secrets(self, message: Message, mirror: State, log: PrivateLog) -> None:
         text = json.dumps(message)

@@ -225,11 +225,20 @@ function receive(message) {
   }
   if (message.type === "sync") game.log = [];
   game.log.push(...logEntries(message)); // the events, and the server's notes in their place
-  game.view = message.view;
-  game.legal = message.legal_actions;
+  game.view = withPatch(game.view, message);
+  if (message.legal_actions) game.legal = message.legal_actions; // absent: unchanged
   if (message.type === "sync" || message.accepted) game.pending = false;
   render();
   autoPass();
+}
+
+// This page asks for patches: an update carries only the top-level keys of the view that
+// changed (and `unset`, the keys gone), applied to the view held; a sync the whole view.
+function withPatch(view, message) {
+  if (!message.patch) return message.view;
+  const next = { ...view, ...message.patch };
+  for (const key of message.unset ?? []) delete next[key];
+  return next;
 }
 
 // No needless clicks: a prompt whose only move is "pass" carries no choice, and a renderer may
@@ -249,7 +258,8 @@ function connect() {
   // The token goes in the first message, never in the URL (which logs and proxies keep).
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
   socket.onopen = () => {
-    socket.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+    // It takes patches: updates carry what changed (see withPatch).
+    socket.send(JSON.stringify({ type: "hello", ...(token ? { token } : {}), patches: true }));
     $("connection").textContent = "connected";
     retryDelay = 500;
   };

@@ -268,8 +268,9 @@ class TableClock:
         status: dict[str, Any] | None = None,
     ) -> None:
         """Add the table status and the notes of this sync/update (each placed by ``at``, the
-        number of the message's events that come before it); a seat played by a stand-in has
-        no moves to offer. ``status``: `status()` computed once for a whole broadcast."""
+        number of the message's events that come before it). ``status``: `status()` computed
+        once for a whole broadcast. (A seat played by a stand-in is offered no moves:
+        `offers_moves`, which the message is built with.)"""
         message["table"] = self.status() if status is None else status
         count = len(message["events"])
         message["notes"] = [
@@ -283,8 +284,11 @@ class TableClock:
             for note in self.notes
             if note.log_position >= since and note.step < len(state.history)
         ]
-        if seat in self.standins:
-            message["legal_actions"] = []
+
+    def offers_moves(self, seat: int | None) -> bool:
+        """Whether the seat's connections are offered its legal moves (not while a stand-in
+        plays it)."""
+        return seat not in self.standins
 
     def _tell(self, text: str) -> None:
         """A ``table`` message to every connection: a note and the new status."""
@@ -469,7 +473,7 @@ class TableClock:
 
 def _fresh_update(table: TableFace, client: Client) -> dict[str, Any]:
     """An update for ``client`` alone, with no new move: its view and legal actions now."""
-    message = game_message("update", table.state, client.seat, client.seen)
+    message = game_message("update", table.state, client.seat, client.seen, client.base)
     client.seen = table.state.log_length
     return message
 

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..config import Settings
-from .messages import error_message
+from .messages import Base, error_message
 
 log = logging.getLogger("intrigue.server")
 
@@ -52,10 +52,13 @@ class Client:
         send: Callable[[dict[str, Any]], Awaitable[None]],
         seat: int | None,
         settings: Settings,
+        patches: bool = False,
     ) -> None:
         self._send = send
         self.seat = seat
         self.seen = 0  # log position this client has been sent up to
+        # A client that takes patches (it said so in its hello): what it holds (messages.py).
+        self.base = Base() if patches else None
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.max_queued = settings.max_queued

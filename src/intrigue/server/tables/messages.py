@@ -49,19 +49,76 @@ def event_texts(
     return [_safe_text(state.game.describe_event, e, view) for e in events]
 
 
-def game_message(kind: str, state: State, seat: int | None, since: int) -> dict[str, Any]:
-    """A ``sync`` (since 0) or ``update`` message: view, new events and legal actions."""
+class Base:
+    """What a connection that takes patches was last sent: the view and the legal moves its
+    client holds, against which the next update is a patch (`game_message`)."""
+
+    __slots__ = ("legal", "view")
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] | None = None
+
+
+Parts = tuple[list[dict[str, Any]], list[str | None], list[dict[str, Any]]]
+
+
+def game_message(
+    kind: str,
+    state: State,
+    seat: int | None,
+    since: int,
+    base: Base | None = None,
+    moves: bool = True,
+    shared: dict[tuple[int | None, int, bool], Parts] | None = None,
+) -> dict[str, Any]:
+    """A ``sync`` (since 0) or ``update`` message: view, new events and legal actions.
+
+    ``base``: the connection takes patches (it said so in its hello). An update then carries
+    ``patch``, the view's top-level keys whose values changed since ``base`` (and ``unset``,
+    the keys gone), instead of ``view``, and ``legal_actions`` only if they changed; a sync
+    always carries everything. ``base`` becomes what the message leaves the client holding.
+    ``moves``: False for a seat a stand-in plays (it is offered none). ``shared``: one dict
+    for the messages of one broadcast, so the events, their texts and the legal moves of a
+    seat are built once for all its connections.
+    """
     view = state.shared_view(seat)  # only encoded, never changed: no copy needed
-    events = state.events(seat, since=since)
-    texts = event_texts(state, events, view)
-    return {
-        "type": kind,
-        "seat": seat,
-        "view": view,
-        "events": events,
-        "event_texts": texts,
-        "legal_actions": legal_entries(state, seat, view),
+    key = (seat, since, moves)
+    parts = None if shared is None else shared.get(key)
+    if parts is None:
+        events = state.events(seat, since=since)
+        legal = legal_entries(state, seat, view) if moves else []
+        parts = (events, event_texts(state, events, view), legal)
+        if shared is not None:
+            shared[key] = parts
+    events, texts, legal = parts
+    message: dict[str, Any] = {"type": kind, "seat": seat}
+    if base is None or base.view is None or kind == "sync":
+        message["view"] = view
+    else:
+        patch, unset = view_patch(base.view, view)
+        message["patch"] = patch
+        if unset:
+            message["unset"] = unset
+    message["events"] = events
+    message["event_texts"] = texts
+    if base is None or kind == "sync" or legal != base.legal:
+        message["legal_actions"] = legal
+    if base is not None:
+        base.view, base.legal = view, legal
+    return message
+
+
+def view_patch(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The top-level keys of ``new`` whose values differ from ``old``'s (a value the same
+    object in both, as the parts a game shares between positions are, is not compared), and
+    the keys of ``old`` that ``new`` no longer has."""
+    patch = {
+        key: value
+        for key, value in new.items()
+        if key not in old or ((was := old[key]) is not value and was != value)
     }
+    return patch, [key for key in old if key not in new]
 
 
 def error_message(text: str) -> dict[str, Any]:

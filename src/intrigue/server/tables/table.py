@@ -136,7 +136,8 @@ class LiveTable:
     # -- connections ------------------------------------------------------------------------
     def join(self, client: Client) -> None:
         """Send the client its seat's full picture and start telling it every change."""
-        sync = game_message("sync", self.state, client.seat, 0)
+        moves = self.clock.offers_moves(client.seat)
+        sync = game_message("sync", self.state, client.seat, 0, client.base, moves)
         sync["chat"] = self.chat.sync(client.seat, self.state.is_over)
         sync["custom_deal"] = self.custom_deal
         self.clock.annotate(sync, self.state, client.seat, 0)
@@ -159,8 +160,14 @@ class LiveTable:
     def _broadcast(self, actor: Client | None, action: str) -> None:
         state = self.state
         status = self.clock.status()  # the same for every connection (and only read)
+        shared: dict[Any, Any] = {}  # a seat's events, texts and moves, built once
         for client in list(self.clients):
-            message = game_message("update", state, client.seat, client.seen)
+            if client.closed:
+                continue  # gone: it will hear nothing more (a new connection gets a sync)
+            moves = self.clock.offers_moves(client.seat)
+            message = game_message(
+                "update", state, client.seat, client.seen, client.base, moves, shared
+            )
             if client is actor:
                 message["accepted"] = action
             self.clock.annotate(message, state, client.seat, client.seen, status)
@@ -230,7 +237,8 @@ class LiveTable:
 
     def _acknowledge_again(self, client: Client, action: str) -> None:
         """Answer a repeated move as its first sending was: an update that accepts it."""
-        message = game_message("update", self.state, client.seat, client.seen)
+        moves = self.clock.offers_moves(client.seat)
+        message = game_message("update", self.state, client.seat, client.seen, client.base, moves)
         self.clock.annotate(message, self.state, client.seat, client.seen)
         client.seen = self.state.log_length
         message["accepted"] = action

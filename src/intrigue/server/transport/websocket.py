@@ -29,7 +29,7 @@ from ..tables.messages import ClientError
 from ..tables.rematch import REMATCH
 from ..tables.table import LiveTable
 from .connections import AddressCounter
-from .protocol import encode, read_act, read_hello, read_message
+from .protocol import encode, read_act, read_hello, read_message, wants_patches
 
 # WebSocket close codes (4000-4999 are for applications).
 CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
@@ -69,7 +69,7 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
         await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
         return
     try:
-        token = await _hello(websocket, settings)
+        token, patches = await _hello(websocket, settings)
     except ClientError as exc:
         await _refuse(websocket, str(exc), CLOSE_POLICY)
         return
@@ -91,7 +91,7 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
     if crowded is not None:
         await _refuse(websocket, crowded, CLOSE_TRY_LATER)
         return
-    await _serve_client(websocket, table, seat, token, settings)
+    await _serve_client(websocket, table, seat, token, settings, patches)
 
 
 def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | None:
@@ -111,9 +111,10 @@ def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | No
     return None
 
 
-async def _hello(websocket: WebSocket, settings: Settings) -> str | None:
-    """The seat token of the connection's first message (None: a spectator); `ClientError` if
-    the first message is not a ``hello`` or does not come in time."""
+async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, bool]:
+    """The seat token of the connection's first message (None: a spectator) and whether the
+    client takes patches; `ClientError` if the first message is not a ``hello`` or does not
+    come in time."""
     try:
         message = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
     except TimeoutError:
@@ -124,7 +125,7 @@ async def _hello(websocket: WebSocket, settings: Settings) -> str | None:
     data = read_message(
         raw if raw is not None else message.get("bytes"), settings.max_message_bytes
     )
-    return read_hello(data)
+    return read_hello(data), wants_patches(data)
 
 
 async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
@@ -138,13 +139,14 @@ async def _serve_client(
     seat: int | None,
     token: str | None,
     settings: Settings,
+    patches: bool = False,
 ) -> None:
     """Sync the client, then read its messages until it leaves."""
 
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_text(encode(message))
 
-    client = Client(send, seat, settings)
+    client = Client(send, seat, settings, patches)
 
     async def deliver() -> None:
         await client.pump()
