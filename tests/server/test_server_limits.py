@@ -172,6 +172,9 @@ def test_bot_workers_exit_when_their_server_is_killed(tmp_path):
         assert server.proc is not None
         workers = children(server.proc.pid)
         assert len(workers) == 1
+        # A spawned worker re-imports the server's main module (``-m intrigue.cli.main``):
+        # cleanly, without runpy's RuntimeWarning that the module was imported twice.
+        assert "RuntimeWarning" not in log.read_text()
     finally:
         server.kill()
     wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to exit", 30)
