@@ -135,7 +135,7 @@ def test_chat_persists_across_a_server_restart(tmp_path):
             (4, 3, "psst, seat 3"),
         ]
         assert [ln["text"] for ln in lines[0]] == ["hello, table"]
-        assert lines[3][0]["id"] < lines[3][1]["id"]
+        assert lines[3][0]["id"] != lines[3][1]["id"]  # (opaque: the order is the list's)
     finally:
         second.stop()
 
@@ -374,3 +374,31 @@ def test_chat_lines_are_dated_by_the_servers_time_source(tmp_path: Path) -> None
         assert stored.created.replace(tzinfo=UTC) == fake.now()
     finally:
         server.stop()
+
+
+def test_line_ids_do_not_count_other_seats_whispers(server, connect):
+    """Issue 18, item 10: ids were the database's numbers, so the gap between two public lines
+    told every reader how many whispers (of any seat, any table) came between them."""
+    table, players, spectator = seated_table(server, connect)
+    players[0].send({"type": "say", "text": "before"})
+    live = chat_lines(read_until(spectator, says("before")))
+    for text in ("one", "two", "three"):
+        players[1].send({"type": "whisper", "to": 2, "text": text})
+    read_until(players[2], says("three"))
+    players[0].send({"type": "say", "text": "after"})
+    live += chat_lines(read_until(spectator, says("after")))
+    stored = {m.text: m.id for m in stored_messages(server, table["id"])}
+    assert stored["after"] - stored["before"] == 4  # what the old ids gave away
+    ids = [line["id"] for line in live]
+    assert [ln["text"] for ln in live] == ["before", "after"]
+    for opaque, line in zip(ids, live, strict=True):
+        assert isinstance(opaque, str) and not opaque.isdigit() and len(opaque) >= 16
+        assert str(stored[line["text"]]) != opaque
+    assert len(set(ids)) == 2
+    # The same line keeps its id for every reader, live and in a sync (clients merge by it).
+    whisper = chat_lines(read_until(players[1], says("after")))
+    assert next(ln["id"] for ln in whisper if ln["text"] == "after") == ids[1]
+    again = connect(table["id"]).sync()["chat"]["lines"]
+    assert [(ln["id"], ln["text"]) for ln in again] == list(
+        zip(ids, ["before", "after"], strict=True)
+    )

@@ -24,7 +24,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from ..storage.db import ActionRow, MessageRecord, MessageRow, SeatRow, Store
-from ..tables.chat import line_message, may_read
+from ..tables.chat import may_read
 from ..tables.table import LiveTable
 
 log = logging.getLogger("intrigue.server")
@@ -96,7 +96,7 @@ def deliver_lines(table: LiveTable, lines: Iterable[MessageRecord]) -> None:
     chat.lines.sort(key=lambda line: line.id)
     over = table.state.is_over
     for line in new:
-        payload = {"type": "chat", "lines": [line_message(line)]}
+        payload = {"type": "chat", "lines": [chat.message(line)]}
         for client in list(table.clients):
             if may_read(line, client.seat, over, chat.reveal):
                 client.send(payload)

@@ -39,7 +39,9 @@ export function createChat(root, send) {
 
   function renderLines() {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    const lines = [...chat.lines.values()].sort((a, b) => a.id - b.id);
+    // Ids are opaque: lines keep the order they came in, whispers revealed at the end go
+    // where their time puts them (a stable sort by the time each was said).
+    const lines = [...chat.lines.values()].sort((a, b) => (a.created > b.created) - (a.created < b.created));
     list.replaceChildren(...lines.map(lineNode));
     if (atBottom) list.scrollTop = list.scrollHeight;
   }

@@ -5,6 +5,12 @@ recipient only (every connection of those two seats), never another seat or a sp
 the game is over and the table was created with ``reveal_chat``: then every whisper is shown to
 everyone. Each line is stored (``messages`` table) before anyone hears it, as moves are.
 
+A line's ``id`` is opaque (a keyed hash of its number in the database, the key drawn by each
+process for each table it loads): the stored numbers count every line of every table, so their
+gaps told a reader how many whispers passed between other seats. Clients order lines as they
+arrive (a sync lists them in order) and by ``created``; they merge a line they already hold by
+its id, which is the same for every reader of one process.
+
 Chat is words only: nothing said binds the rules, and the engine never sees it. The server
 keeps the text as typed (control characters become spaces) and sends it as JSON data; clients
 must show it as text (the web client uses ``textContent``), never as HTML.
@@ -13,7 +19,10 @@ must show it as text (the web client uses ``textContent``), never as HTML.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
+import secrets
 import unicodedata
 from datetime import UTC
 from typing import Any
@@ -32,11 +41,16 @@ CHAT_BURST = 8
 CHAT_RATE = 0.5  # lines per second refilled
 
 
-def line_message(line: MessageRecord) -> dict[str, Any]:
+def opaque_id(key: bytes, number: int) -> str:
+    """The id clients see for the line stored as ``number``: it tells nothing of the number."""
+    return hmac.new(key, str(number).encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def line_message(line: MessageRecord, key: bytes) -> dict[str, Any]:
     """A chat line as clients get it; ``to`` is None for the public chat."""
     created = line.created if line.created.tzinfo else line.created.replace(tzinfo=UTC)
     return {
-        "id": line.id,
+        "id": opaque_id(key, line.id),
         "seat": line.seat,
         "to": line.to_seat,
         "text": line.text,
@@ -117,11 +131,16 @@ class TableChat:
         self.reveal = reveal
         self.limiters: dict[int, RateLimiter] = {}
         self.revealed = False  # the end-of-game reveal was sent to the connected clients
+        self.key = secrets.token_bytes(16)  # hides the stored numbers of lines (`opaque_id`)
+
+    def message(self, line: MessageRecord) -> dict[str, Any]:
+        """``line`` as clients get it."""
+        return line_message(line, self.key)
 
     def visible(self, seat: int | None, over: bool) -> list[dict[str, Any]]:
         """Every line ``seat`` may read now, in order."""
         return [
-            line_message(line) for line in self.lines if may_read(line, seat, over, self.reveal)
+            self.message(line) for line in self.lines if may_read(line, seat, over, self.reveal)
         ]
 
     def sync(self, seat: int | None, over: bool) -> dict[str, Any]:
@@ -159,7 +178,7 @@ class TableChat:
                 return
             self.lines.append(line)
             over = table.state.is_over
-            payload = {"type": "chat", "lines": [line_message(line)]}
+            payload = {"type": "chat", "lines": [self.message(line)]}
             for other in list(table.clients):
                 if may_read(line, other.seat, over, self.reveal):
                     other.send(payload)
@@ -171,7 +190,7 @@ class TableChat:
         if the table reveals them. A replay does not prove who asks (any seat's replay is open
         to anyone), so without ``reveal_chat`` whispers stay out of every replay."""
         return [
-            line_message(line) for line in self.lines if may_read(line, None, True, self.reveal)
+            self.message(line) for line in self.lines if may_read(line, None, True, self.reveal)
         ]
 
     def in_replay(self, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -190,7 +209,7 @@ class TableChat:
         self.revealed = True
         for client in list(clients):
             hidden = [
-                line_message(line)
+                self.message(line)
                 for line in self.lines
                 if not may_read(line, client.seat, False, self.reveal)
             ]
