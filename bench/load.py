@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --clients 50 --seconds 10 --json
     .venv/bin/python bench/load.py --db postgresql://127.0.0.1/intrigue_load  # its own database
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000   # a server already running
+    .venv/bin/python bench/load.py --abuse               # quiet run, then the same under attack
 
 Unless ``--url`` is given, the benchmark starts the server itself (``uvicorn`` in a child
 process, set up as ``intrigue serve`` does, on a fresh SQLite file or ``--db``) with the
@@ -32,6 +33,14 @@ by itself after ``--seconds`` (or ``--moves`` moves), and reports (see docs/perf
 
 ``--processes N`` spreads the tables over N generator processes, so that the generator's own
 event loop is not what limits the run.
+
+``--abuse`` measures what slow and greedy clients do to everyone else (issue 18, item 6): two
+runs on two fresh servers with ``intrigue serve``'s limits on connections (`SERVE_LIMITS`), each
+table's players connecting from an address of their own (127.0.1.x, like households): first a
+quiet run, then the same run while the attacker of ``bench/abuse.py`` (trickling HTTP requests,
+spectators that never read, a flood of connections that never say hello, each from one address)
+works throughout. It reports both runs, the victims' p99 under attack over the quiet one, and
+what the server answered the attacker.
 """
 
 from __future__ import annotations
@@ -59,6 +68,8 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
+from abuse import Attack, run_attack  # bench/abuse.py, beside this script
+
 try:  # the generator's own parsing should cost as little as possible
     import orjson
 
@@ -70,12 +81,12 @@ SEATS = 5
 GAME = "masquerade-murder"
 # As `intrigue.server.transport.run.serve` runs one process, less its banner and the rate limit.
 SERVER_SCRIPT = """
-import sys, uvicorn
+import json, sys, uvicorn
 from intrigue.server.config import Settings, normalise_database_url
 from intrigue.server.transport.run import uvicorn_config
 from intrigue.server.transport.tuning import tune_process
 settings = Settings(database_url=normalise_database_url(sys.argv[1]), bot_delay=0,
-                    rate_per_second=1e9, rate_burst=10**9)
+                    rate_per_second=1e9, rate_burst=10**9, **json.loads(sys.argv[3]))
 server = uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning"))
 tune_process()
 server.run()
@@ -122,12 +133,16 @@ class Stop:
         return over_budget or time.monotonic() >= self.deadline
 
 
-async def play_seat(url: str, token: str, rng: random.Random, tally: Tally, stop: Stop) -> bool:
-    """One client: act whenever possible until the game ends (True) or the run stops."""
+async def play_seat(
+    url: str, token: str, rng: random.Random, tally: Tally, stop: Stop, source: str | None
+) -> bool:
+    """One client (connecting from ``source``, or any address): act whenever possible until
+    the game ends (True) or the run stops."""
     loop = asyncio.get_running_loop()
     seat = Seat(url, token, rng, tally, stop, loop.create_future())
     uri = parse_uri(url)
-    await loop.create_connection(lambda: seat, uri.host, uri.port)
+    local = None if source is None else (source, 0)
+    await loop.create_connection(lambda: seat, uri.host, uri.port, local_addr=local)
     timer = loop.call_later(max(0.0, stop.deadline - time.monotonic()), seat.finish, False)
     try:
         return await seat.done
@@ -266,9 +281,14 @@ def glance(raw: str | bytes) -> tuple[str, bool, bool, list[dict[str, Any]] | No
 
 
 async def run_table(
-    http: httpx.AsyncClient, ws_base: str, rng: random.Random, tally: Tally, stop: Stop
+    http: httpx.AsyncClient,
+    ws_base: str,
+    rng: random.Random,
+    tally: Tally,
+    stop: Stop,
+    source: str | None = None,
 ) -> None:
-    """Five clients playing table after table."""
+    """Five clients playing table after table (from ``source``, or any address)."""
     while not stop():
         response = await http.post("/api/tables", json={"game": GAME, "seats": ["human"] * SEATS})
         if response.is_error:  # counted, not raised: httpx errors do not survive pickling
@@ -279,7 +299,7 @@ async def run_table(
         url = f"{ws_base}/ws/{table['id']}"
         tokens = [link["token"] for link in table["links"]]
         results = await asyncio.gather(
-            *(play_seat(url, t, random.Random(rng.random()), tally, stop) for t in tokens),
+            *(play_seat(url, t, random.Random(rng.random()), tally, stop, source) for t in tokens),
             return_exceptions=True,
         )
         for result in results:
@@ -317,11 +337,14 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def start_server(db_url: str | None, port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    db_url: str | None, port: int, workdir: Path, limits: dict[str, Any] | None = None
+) -> subprocess.Popen[bytes]:
     url = db_url or f"sqlite:///{workdir / 'load.sqlite3'}"
     log = (workdir / "server.log").open("wb")
+    extra = json.dumps(limits or {})
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_SCRIPT, url, str(port)], stdout=log, stderr=log
+        [sys.executable, "-c", SERVER_SCRIPT, url, str(port), extra], stdout=log, stderr=log
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -363,6 +386,13 @@ class Plan:
     warmup: float
     seconds: float
     moves: int | None
+    first_table: int = 0  # this process's tables are numbered from here (their addresses)
+    own_addresses: bool = False  # each table's players connect from 127.0.1.x of their own
+
+
+def table_address(number: int) -> str:
+    """The loopback address the players of table ``number`` connect from (``--abuse``)."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
 
 
 async def generate(plan: Plan) -> Tally:
@@ -373,12 +403,20 @@ async def generate(plan: Plan) -> Tally:
     stop = Stop(measuring_from + plan.seconds, plan.moves, tally)
     ws_base = "ws" + plan.base[len("http") :]
     rng = random.Random(plan.seed)
-    limits = httpx.Limits(max_connections=plan.tables)
+    # Well below the cap on HTTP connections per address of ``intrigue serve`` (--abuse).
+    limits = httpx.Limits(max_connections=min(plan.tables, 8))
     async with httpx.AsyncClient(base_url=plan.base, timeout=30, limits=limits) as http:
         runner = asyncio.gather(
             *(
-                run_table(http, ws_base, random.Random(rng.random()), tally, stop)
-                for _ in range(plan.tables)
+                run_table(
+                    http,
+                    ws_base,
+                    random.Random(rng.random()),
+                    tally,
+                    stop,
+                    table_address(plan.first_table + i) if plan.own_addresses else None,
+                )
+                for i in range(plan.tables)
             )
         )
         await asyncio.sleep(max(0.0, measuring_from - time.monotonic()))
@@ -400,26 +438,35 @@ def run_generator(plan: Plan) -> dict[str, Any]:
     return asdict(runner(generate(plan)))
 
 
-def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+def measure(
+    args: argparse.Namespace, base: str, server_pid: int | None, attacked: bool = False
+) -> dict[str, Any]:
     tables = max(1, args.clients // SEATS)
     processes = max(1, min(args.processes, tables))
     start = time.monotonic() + 1.0  # time to start the generator processes
     rng = random.Random(args.seed)
+    counts = [tables // processes + (1 if i < tables % processes else 0) for i in range(processes)]
     plans = [
         Plan(
             base=base,
-            tables=tables // processes + (1 if i < tables % processes else 0),
+            tables=counts[i],
             seed=rng.getrandbits(32),
             start=start,
             warmup=args.warmup,
             seconds=args.seconds,
             moves=None if args.moves is None else -(-args.moves // processes),
+            first_table=sum(counts[:i]),
+            own_addresses=args.abuse,
         )
         for i in range(processes)
     ]
     # Even one generator runs in a process of its own: this one samples the server's CPU while
-    # it runs, from the end of the warm-up on.
-    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+    # it runs, from the end of the warm-up on. The attacker, if any, has a process of its own.
+    with multiprocessing.get_context("spawn").Pool(processes + attacked) as pool:
+        if attacked:
+            until = start + args.warmup + args.seconds
+            plan = Attack(base, until, args.trickle, args.deaf, args.flood)
+            answered = pool.apply_async(run_attack, (plan,))
         pending = pool.map_async(run_generator, plans)
         time.sleep(max(0.0, start + args.warmup - time.monotonic()))
         cpu0 = cpu_seconds(server_pid) if server_pid else None
@@ -429,9 +476,13 @@ def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict
         wall = time.monotonic() - wall0
         server_cpu = cpu_seconds(server_pid) - cpu0 if server_pid and cpu0 is not None else None
         waited1 = waited_for_cpu(server_pid) if server_pid else None
+        if attacked:
+            attacker = answered.get()
     result = summarise(args, tallies, tables, processes, wall, server_cpu)
     if waited0 is not None and waited1 is not None:
         result["server_waited_for_cpu_seconds"] = round(waited1 - waited0, 2)
+    if attacked:
+        result["attacker"] = attacker
     return result
 
 
@@ -500,6 +551,51 @@ def report(result: dict[str, Any]) -> str:
     )
 
 
+# ``intrigue serve``'s limits on connections, which --abuse runs both servers with.
+CONNECTION_LIMITS = (
+    "max_http_per_address",
+    "max_sockets_per_address",
+    "max_spectators_per_table",
+    "max_sockets_per_seat",
+)
+
+
+def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]:
+    """One measured run: on ``--url``, or on a server of its own (stopped at the end)."""
+    from intrigue.server.config import SERVE_LIMITS
+
+    limits = {name: SERVE_LIMITS[name] for name in CONNECTION_LIMITS} if args.abuse else {}
+    with tempfile.TemporaryDirectory(prefix="intrigue-load-") as tmp:
+        proc = None
+        base = args.url
+        server_pid = args.server_pid
+        if base is None:
+            port = free_port()
+            proc = start_server(args.db, port, Path(tmp), limits)
+            base, server_pid = f"http://127.0.0.1:{port}", proc.pid
+        try:
+            result = measure(args, base.rstrip("/"), server_pid, attacked)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(30)
+        if proc is not None and result["errors"]:
+            result["server_log"] = server_complaints(Path(tmp) / "server.log")
+    result["limits"] = limits
+    return result
+
+
+def abuse_report(quiet: dict[str, Any], attacked: dict[str, Any]) -> str:
+    """Both runs, the victims' p99 under attack over the quiet one, and the attacker's tally."""
+    ratio = attacked["latency_ms"]["p99"] / quiet["latency_ms"]["p99"]
+    lines = ["quiet run:", report(quiet), "", "under attack:", report(attacked), ""]
+    lines.append(f"victims' p99 under attack / quiet: {ratio:.2f}")
+    for name, answers in attacked.get("attacker", {}).items():
+        said = ", ".join(f"{how}: {n}" for how, n in sorted(answers.items()))
+        lines.append(f"attacker {name:8} {said}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--url", help="a running server (default: start one)")
@@ -512,23 +608,17 @@ def main() -> int:
     parser.add_argument("--moves", type=int, help="stop after this many measured moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--abuse", action="store_true", help="a quiet run, then under attack")
+    parser.add_argument("--trickle", type=int, default=1100, help="--abuse: trickling requests")
+    parser.add_argument("--deaf", type=int, default=2000, help="--abuse: spectators not reading")
+    parser.add_argument("--flood", type=int, default=500, help="--abuse: silent sockets")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="intrigue-load-") as tmp:
-        proc = None
-        base = args.url
-        server_pid = args.server_pid
-        if base is None:
-            port = free_port()
-            proc = start_server(args.db, port, Path(tmp))
-            base, server_pid = f"http://127.0.0.1:{port}", proc.pid
-        try:
-            result = measure(args, base.rstrip("/"), server_pid)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(30)
-        if proc is not None and result["errors"]:
-            result["server_log"] = server_complaints(Path(tmp) / "server.log")
+    if args.abuse:
+        quiet, attacked = run_once(args), run_once(args, attacked=True)
+        both = {"quiet": quiet, "attacked": attacked}
+        print(json.dumps(both, indent=2) if args.json else abuse_report(quiet, attacked))
+        return 0
+    result = run_once(args)
     print(json.dumps(result, indent=2) if args.json else report(result))
     if not args.json and result.get("server_log"):
         print("server log:", *result["server_log"], sep="\n  ")
