@@ -272,3 +272,17 @@ def test_a_socket_that_stops_taking_messages_is_dropped(strict):
     back = Player(strict.ws_url, table["id"])
     assert back.sync()["view"]["step"] == live.state.view(None)["step"]
     back.close()
+
+
+@pytest.mark.parametrize("strict", [DEADLINES], indirect=True)
+def test_a_websocket_outlives_the_http_deadlines(strict):
+    """The deadlines are the HTTP request's: once upgraded, a WebSocket is never cut by them."""
+    table = create_table(strict.url, seats=["human"] * 5)
+    seat = Player(strict.ws_url, table["id"], table["links"][0]["token"])
+    try:
+        seat.sync()
+        time.sleep(4 * DEADLINES["body_timeout"])  # well past both deadlines
+        seat.send({"type": "say", "text": "still here"})
+        assert seat.recv()["lines"][0]["text"] == "still here"
+    finally:
+        seat.close()

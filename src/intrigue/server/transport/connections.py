@@ -120,6 +120,7 @@ class GuardedH11Protocol(H11Protocol):
         self.address: str | None = None  # set while counted against its address
         self.deadline: asyncio.TimerHandle | None = None
         self.phase = h11.IDLE  # what the deadline running is for: headers or body
+        self.upgraded = False  # a WebSocket now: the deadlines are over for good
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -138,6 +139,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
+        if self.upgraded:
+            return
         state = self.conn.their_state
         if state is h11.SEND_BODY and self.phase is not h11.SEND_BODY:
             self._arm(self.limits.body_timeout, h11.SEND_BODY)  # the headers are in
@@ -150,6 +153,7 @@ class GuardedH11Protocol(H11Protocol):
             self._arm(self.limits.header_timeout, h11.IDLE)  # the next request's headers
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self.upgraded = True
         self._disarm()
         self._uncount()  # a WebSocket now: counted by the WebSocket caps instead
         super().handle_websocket_upgrade(event)
@@ -157,7 +161,7 @@ class GuardedH11Protocol(H11Protocol):
     def _arm(self, seconds: float, phase: Any) -> None:
         self._disarm()
         self.phase = phase
-        if seconds > 0:
+        if seconds > 0 and not self.upgraded:
             self.deadline = self.loop.call_later(seconds, self._too_slow)
 
     def _disarm(self) -> None:
@@ -174,7 +178,7 @@ class GuardedH11Protocol(H11Protocol):
     def _too_slow(self) -> None:
         """The deadline passed: a partial request is answered 408; the connection closes."""
         self.deadline = None
-        if self.transport.is_closing():
+        if self.upgraded or self.transport.is_closing():
             return
         started = bool(self.conn.trailing_data[0])
         if self.phase is h11.IDLE and started and self.conn.our_state is h11.IDLE:
