@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from server_driver import TIMEOUT, create_table
+from server_driver import TIMEOUT, create_table, play_one_move
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 PLAYERS = {
@@ -49,6 +49,36 @@ def test_no_page_has_a_serious_accessibility_violation(browser, web_server):
             bad = [v for v in page.evaluate(RUN) if v["impact"] in SERIOUS]
             if bad:
                 found[path.split("#")[0]] = bad
+    finally:
+        context.close()
+    assert not found, found
+
+
+@pytest.mark.parametrize("game", PLAYERS)
+def test_no_serious_violation_in_mid_game(browser, web_server, game):
+    """The seat page as a game goes on (a long log, marks of the last moves, boards by
+    keyboard, highlights), checked after each of several moves."""
+    if not AXE.exists():
+        pytest.skip(f"{AXE} is missing (make test installs axe-core with npm)")
+    players = PLAYERS[game]
+    table = create_table(
+        web_server.url, game=game, players=players, seats=["human"] + ["easy"] * (players - 1)
+    )
+    script = AXE.read_text()
+    context = browser.new_context()
+    found: dict[str, list] = {}
+    try:
+        page = context.new_page()
+        page.goto(table["links"][0]["url"])
+        page.wait_for_function("document.body.dataset.turn === 'yours'", timeout=TIMEOUT * 1000)
+        for _ in range(6):
+            page.add_script_tag(content=script)
+            for violation in page.evaluate(RUN):
+                if violation["impact"] in SERIOUS:
+                    found.setdefault(violation["id"], violation["nodes"])
+            play_one_move(page)
+            if page.evaluate("document.body.dataset.turn") == "over":
+                break
     finally:
         context.close()
     assert not found, found

@@ -10,7 +10,7 @@ import { explain, helpText } from "./guide.js";
 
 const FILES = "abcdef";
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
-const SUIT_COLOURS = { s: "#26418f", h: "#b3202a", d: "#c25b0a", c: "#2e7d32" };
+const SUIT_COLOURS = { s: "#26418f", h: "#b3202a", d: "#a64a05", c: "#2e7d32" };
 const NAMES = {
   A: "Assassin", 2: "Nun", 3: "Priest", 4: "Bishop", 5: "Spy", 6: "Diplomat", 7: "Ambassador",
   8: "Baron", 9: "Duchess", 10: "Lord", J: "Jack", Q: "Queen", K: "King", Joker: "Joker",
@@ -351,7 +351,7 @@ function selectionHint(view, moves) {
   const card = view.board[place] ?? (view.ballroom ?? [])[Number(place.slice(4))];
   const what = card ? cardName(card) : "card";
   return el("p", { class: "mb-hint", text: `Selected ${place}, your ${what}: click a highlighted square `
-    + "(red: an attack, gold: a swap), or click it again to cancel." });
+    + "(red dots: an attack, gold dash-dots: a swap), or click it again to cancel." });
 }
 
 // -- the prompt and the side panels -----------------------------------------------------------
@@ -367,14 +367,14 @@ function prompt(view, legal) {
   const phase = {
     inspect: () => "Your turn: click one of your highlighted cards to inspect it (you alone see it; it acts).",
     place: () => `Click a highlighted square of your courtroom to place the card${view.placing?.rank ? ` (${NAMES[view.placing.rank]})` : ""}${moves.hand ? ", or keep it in your hand" : ""}.`,
-    drop: () => `Click where the Nun delivers the card from ${view.delivering} (red: an attack).`,
+    drop: () => `Click where the Nun delivers the card from ${view.delivering} (red dots: an attack).`,
     release: () => `Between turns: release prisoners of ${sideOf(view, view.window.side).name}'s prison (buttons below), or pass.`,
     conquest: () => `${cap(view.prompt)}.`,
   }[view.phase];
   if (phase) return phase();
   if (!moves.from.size && verbs.has("play") && !verbs.has("end")) return "You have no card on the board: play one from your hand (buttons below).";
   const parts = [];
-  if (moves.from.size) parts.push("Click a highlighted acting card, then where it goes (red: an attack)");
+  if (moves.from.size) parts.push("Click a highlighted acting card, then where it goes (red dots: an attack)");
   const abilities = ["spy", "redeem", "deliver", "rotate", "play", "free", "resurrect", "release"].filter((v) => verbs.has(v));
   if (abilities.length) parts.push(`${parts.length ? "use" : "Use"} the buttons for ${abilities.join(", ")}`);
   parts.push(`${parts.length ? "then end" : "End"} the turn`);

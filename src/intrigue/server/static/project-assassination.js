@@ -257,11 +257,11 @@ function deck(x, label, count, entry, send) {
     "data-actions": entry.action,
     onclick: () => { choice = null; send(entry.action); } } : {};
   return svg("g", { class: `pa-deck${entry ? " pa-drawable" : ""}`, ...attrs,
-    "data-help": helpText(`${label} deck: ${count} card(s), face down`, explain("decks")) },
-    svg("title", { text: entry ? entry.text : `${label} deck: ${count} card(s), face down` }),
+    // (Its label starts with the words it shows: "Item 15 face down".)
+    "data-help": helpText(`${label} ${count} face down`, entry?.text, explain("decks")) },
     svg("rect", { class: "pa-back", x, y: DECK_Y, width: 100, height: 50, rx: 5 }),
     svg("text", { class: "pa-deck-label", x: x + 50, y: DECK_Y + 21, "text-anchor": "middle",
-      text: label }),
+      text: `${label} ` }), // (the space keeps "Item 15 face down" two words when read as one)
     svg("text", { class: "pa-deck-count", x: x + 50, y: DECK_Y + 40, "text-anchor": "middle",
       text: `${count} face down` }));
 }
@@ -430,8 +430,8 @@ function turnPrompt(view, legal) {
   const moves = boardMoves(legal);
   const verbs = new Set([...moves.cells.values()].flat().map((e) => e.verb));
   const ways = [];
-  if (verbs.has("move")) ways.push("click a green square to move");
-  if (verbs.has("shoot") || moves.dirs.size) ways.push("a red target or arrow to shoot");
+  if (verbs.has("move")) ways.push("click a green dashed square to move");
+  if (verbs.has("shoot") || moves.dirs.size) ways.push("a red dotted target or arrow to shoot");
   if (moves.draws.size) ways.push("a deck to draw");
   const left = view.turn?.actions_left ?? 0;
   const head = `Your turn: ${left} action${left === 1 ? "" : "s"} left`;

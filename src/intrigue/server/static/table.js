@@ -6,6 +6,7 @@ import { createChat } from "./chat.js";
 import { awayRule, createClock, logEntries } from "./clock.js";
 import { rendererFor } from "./renderers.js"; // every game's board renderer (RENDERERS)
 import { marksDrawn, setRecent } from "./recent.js";
+import { keepFocus, watchBoardKeys } from "./keys.js";
 import { guideFor, renderGuide, useGuide, watchHelp } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
@@ -292,5 +293,7 @@ async function loadTableInfo() {
 
 $("leave").addEventListener("click", leave);
 watchHelp($("board"), $("board-help"));
+watchBoardKeys($("board")); // squares and pieces by keyboard: Tab to them, Enter plays
+keepFocus($("board"), $("actions")); // after a move the focus stays on the board or the moves
 loadTableInfo();
 connect();
