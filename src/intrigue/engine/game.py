@@ -15,7 +15,7 @@ import importlib
 import json
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from .actions import Action, ActionTable
@@ -138,6 +138,29 @@ class Game(ABC):
         if text is None and event.get("kind") == "game_over":
             text = game_over_text(event, view)  # the same end for every game that has no own
         return text
+
+    def describe_actions(self, actions: Iterable[Action], view: dict[str, Any]) -> list[str]:
+        """`describe_action` for many actions read from one view (the hook looked up once: a
+        server describes every seat's legal moves after every move)."""
+        describe = self._presentation("describe_action")
+        if describe is None:
+            return [str(action) for action in actions]
+        return [describe(action, view) for action in actions]
+
+    def describe_events(
+        self, events: Iterable[dict[str, Any]], view: dict[str, Any]
+    ) -> list[str | None]:
+        """`describe_event` for many events read from one view."""
+        describe = self._presentation("describe_event")
+        if describe is None:
+            return [self.describe_event(event, view) for event in events]
+        texts = []
+        for event in events:
+            text = describe(event, view)
+            if text is None and event.get("kind") == "game_over":
+                text = game_over_text(event, view)
+            texts.append(text)
+        return texts
 
     def guide(self) -> Guide | None:
         """How to play, from the package's ``guide`` module (None for a game without one)."""

@@ -36,9 +36,14 @@ def legal_entries(state: State, seat: int | None, view: dict[str, Any]) -> list[
     if seat is None:
         return []
     game = state.game
+    actions = state.legal_actions(seat)
+    try:  # all at once; one by one only if the game's hook fails on one of them
+        texts = game.describe_actions(actions, view)
+    except Exception:
+        texts = [_safe_text(game.describe_action, a, view) for a in actions]
     return [
-        {"action": str(a), "text": _safe_text(game.describe_action, a, view) or str(a)}
-        for a in state.legal_actions(seat)
+        {"action": action, "text": text or action}
+        for action, text in zip(map(str, actions), texts, strict=True)
     ]
 
 
@@ -46,7 +51,12 @@ def event_texts(
     state: State, events: list[dict[str, Any]], view: dict[str, Any]
 ) -> list[str | None]:
     """A readable line per event (None where the game has none), worded for the view's seat."""
-    return [_safe_text(state.game.describe_event, e, view) for e in events]
+    if not events:
+        return []
+    try:  # all at once; one by one only if the game's hook fails on one of them
+        return state.game.describe_events(events, view)
+    except Exception:
+        return [_safe_text(state.game.describe_event, e, view) for e in events]
 
 
 class Base:

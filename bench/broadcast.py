@@ -1,0 +1,102 @@
+"""CPU per move of what a table sends its five Masquerade Murder seats, without sockets.
+
+    .venv/bin/python bench/broadcast.py                  # with patches (as the table page)
+    .venv/bin/python bench/broadcast.py --whole          # whole updates
+    PYTHONPATH=/tmp/old/src .venv/bin/python bench/broadcast.py   # an older tree's code
+
+Random games are played move after move as a live table plays them (each position a clone of
+the last); after each move the five seats' updates are built as `LiveTable._broadcast` builds
+them, put in each connection's outbox, pumped and encoded (`protocol.encode`). The thread's
+CPU time for that part only is reported per move, the best of ``--repeat`` runs: on a shared
+machine this moves much less than `bench/load.py`'s figures (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import random
+import time
+from typing import Any
+
+import intrigue
+from intrigue.server.config import Settings
+from intrigue.server.tables import messages
+from intrigue.server.tables.connection import Client
+from intrigue.server.transport.protocol import encode
+
+SEATS = 5
+# Older trees have no patches: their `game_message` takes no ``base``.
+HAS_PATCHES = "base" in inspect.signature(messages.game_message).parameters
+
+
+def build(kind: str, state: Any, client: Client, shared: dict[Any, Any]) -> dict[str, Any]:
+    if HAS_PATCHES:
+        return messages.game_message(
+            kind, state, client.seat, client.seen, client.base, True, shared
+        )
+    return messages.game_message(kind, state, client.seat, client.seen)
+
+
+async def run(moves: int, patches: bool) -> tuple[float, float]:
+    """(CPU seconds per move, bytes per message) over ``moves`` moves."""
+    sizes = [0, 0]
+
+    async def send(message: dict[str, Any]) -> None:
+        size = len(encode(message).encode("utf-8"))
+        if message["type"] == "update":
+            sizes[0] += size
+            sizes[1] += 1
+
+    settings = Settings(database_url="sqlite://")
+    extra = (patches,) if HAS_PATCHES else ()
+    clients = [Client(send, seat, settings, *extra) for seat in range(SEATS)]
+    pumps = [asyncio.create_task(c.pump()) for c in clients]
+    game, chooser = intrigue.load("masquerade-murder"), random.Random(7)
+    state, spent, played, tables = None, 0.0, 0, 0
+    while played < moves:
+        if state is None or state.is_over:
+            state, tables = game.new(SEATS, 777 + tables), tables + 1
+            for client in clients:
+                client.base = messages.Base() if HAS_PATCHES and patches else None
+                client.seen = 0
+                client.send(build("sync", state, client, {}))
+                client.seen = state.log_length
+            await asyncio.sleep(0)
+            continue
+        mover = chooser.choice(state.to_move)
+        state = state.clone()
+        state.apply(mover, chooser.choice(state.legal_actions(mover)))
+        start = time.thread_time()
+        shared: dict[Any, Any] = {}
+        for client in clients:
+            message = build("update", state, client, shared)
+            client.seen = state.log_length
+            client.send(message)
+        await asyncio.sleep(0)  # the pumps send (encode) what was put in the outboxes
+        spent += time.thread_time() - start
+        played += 1
+    for client in clients:
+        client.close()
+    await asyncio.gather(*pumps)
+    return spent / played, sizes[0] / max(1, sizes[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--moves", type=int, default=4000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--whole", action="store_true", help="clients that take no patches")
+    args = parser.parse_args()
+    patches = HAS_PATCHES and not args.whole
+    runs = [asyncio.run(run(args.moves, patches)) for _ in range(args.repeat)]
+    cpu, size = min(runs)
+    print(
+        f"{'patches' if patches else 'whole updates'}: {1e6 * cpu:.1f} µs of CPU per move "
+        f"for {SEATS} seats (best of {args.repeat}), {size:.0f} bytes per update"
+    )
+
+
+if __name__ == "__main__":
+    main()
