@@ -174,7 +174,12 @@ class Player:
     """One WebSocket connection: a seat (with its token) or a spectator."""
 
     def __init__(
-        self, ws_base: str, table_id: str, token: str | None = None, patches: bool = False
+        self,
+        ws_base: str,
+        table_id: str,
+        token: str | None = None,
+        patches: bool = False,
+        claim: bool = False,
     ) -> None:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
@@ -185,7 +190,7 @@ class Player:
                 legacy=False,
             )
         )
-        self.send(hello(token, patches))
+        self.send(hello(token, patches, claim))
         # A client that takes patches sees every message whole (`Patched`).
         self.patched = Patched() if patches else None
         self.received: list[dict[str, Any]] = []
@@ -228,14 +233,17 @@ class Player:
         self._stack.close()
 
 
-def hello(token: str | None, patches: bool = False) -> dict[str, Any]:
-    """The first message of a connection: its seat token (none for a spectator), and whether
-    it takes patches."""
+def hello(token: str | None, patches: bool = False, claim: bool = False) -> dict[str, Any]:
+    """The first message of a connection: its seat token (none for a spectator), whether it
+    takes patches, and whether it claims the seat (an invite opened as a browser does: the
+    seat becomes this connection's own, tables/devices.py)."""
     message: dict[str, Any] = {"type": "hello"}
     if token is not None:
         message["token"] = token
     if patches:
         message["patches"] = True
+    if claim:
+        message["claim"] = True
     return message
 
 

@@ -9,9 +9,11 @@ ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
 
 
 def saved_tokens(page) -> list[str]:
-    """The seat links the lobby's "Your tables" remembers in this browser."""
+    """The seat links the lobby's "Your tables" remembers in this browser (a claimed seat's
+    secret, and the link it was claimed with)."""
     return page.evaluate(
-        "() => JSON.parse(localStorage.getItem('intrigue.seats') ?? '[]').map((s) => s.token)"
+        "() => JSON.parse(localStorage.getItem('intrigue.seats') ?? '[]')"
+        ".flatMap((s) => [s.token, s.invite])"
     )
 
 

@@ -37,3 +37,22 @@ export function forgetSeats(tokens) {
   const gone = new Set(tokens);
   if (gone.size) store(savedSeats().filter((s) => !gone.has(s.token)));
 }
+
+// A seat link opened here was claimed (issue 18, item 4): the server gave this browser a secret
+// of its own, which replaces the link's token; the invite is kept beside it (it opens nothing
+// any more) so that opening the same link again finds the seat.
+export function claimSeat({ table, invite, token }) {
+  if (!table || !token) return;
+  const old = savedSeats().filter((s) => s.token !== invite && s.token !== token);
+  store([{ table, token, invite, opened: true, saved: Date.now() }, ...old]);
+}
+
+// Remember which seat a claimed secret opens (a reload finds it by the table and the seat).
+export function setSeatNumber(token, seat) {
+  const seats = savedSeats();
+  const entry = seats.find((s) => s.token === token);
+  if (entry && entry.seat !== seat) {
+    entry.seat = seat;
+    store(seats);
+  }
+}

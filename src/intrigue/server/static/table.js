@@ -10,6 +10,7 @@ import { keepFocus, watchBoardKeys } from "./keys.js";
 import { guideFor, renderGuide, useGuide, watchHelp } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
+import { createDevices, seatKey } from "./devices.js";
 
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the end, and this "
@@ -17,8 +18,8 @@ const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the 
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
-if (token) rememberSeat({ table: tableId, token, opened: true }); // for the lobby's "Your tables"
+const key = seatKey(tableId); // the seat's secret (a claimed one, or the link's) and claim
+if (key.token) rememberSeat({ table: tableId, token: key.token, opened: true }); // "Your tables"
 
 const game = { view: null, legal: [], log: [], table: null, pending: false, left: false, sinceMove: null };
 let socket = null;
@@ -26,6 +27,9 @@ const chat = createChat($("chat"), (message) => {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
   socket.send(JSON.stringify(message));
   return true;
+});
+const devices = createDevices($("connection"), key, tableId, (message) => {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 });
 const rematch = createRematch($("rematch"), (message) => {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -192,7 +196,7 @@ function leave() {
 function left(message) {
   game.left = true;
   game.legal = [];
-  if (token) forgetSeats([token]);
+  if (key.token) forgetSeats([key.token]);
   $("left-note").hidden = false;
   $("left-note").textContent = cap(message.message);
   render();
@@ -208,6 +212,8 @@ function showCustomDeal(fixed) {
 
 function receive(message) {
   if (message.type === "left") return left(message);
+  if (message.type === "credential" || message.type === "devices") return devices.receive(message);
+  if (message.type === "sync") devices.synced(message.seat);
   if (message.type === "rematch") return rematch.receive(message, game.view);
   if (message.type === "chat" || message.about === "chat") return chat.receive(message);
   if (message.type === "sync") chat.sync(message);
@@ -260,7 +266,8 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
   socket.onopen = () => {
     // It takes patches: updates carry what changed (see withPatch).
-    socket.send(JSON.stringify({ type: "hello", ...(token ? { token } : {}), patches: true }));
+    const seat = key.token ? { token: key.token, ...(key.claim ? { claim: true } : {}) } : {};
+    socket.send(JSON.stringify({ type: "hello", ...seat, patches: true }));
     $("connection").textContent = "connected";
     retryDelay = 500;
   };

@@ -99,6 +99,8 @@ class Client:
         self.closed = False
         self.dropped = False  # closed because it did not read its messages
         self.revoked = False  # closed because its seat was given up (leave.py)
+        # What the seat's owner sees of this connection in its devices list (devices.py).
+        self.device_id, self.device_label, self.since = "", "", ""
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:

@@ -23,6 +23,15 @@ from ..storage.db import DB_DOWN, DB_UNAVAILABLE
 from ..tables.chat import CHAT_TYPES
 from ..tables.clock import CLOCK_TYPES
 from ..tables.connection import Client
+from ..tables.devices import (
+    CLAIM,
+    SIGN_OUT_OTHERS,
+    credential_message,
+    describe_device,
+    new_credential,
+    sign_out_others,
+    tell_devices,
+)
 from ..tables.hub import Hub
 from ..tables.leave import LEAVE, leave_seat, still_seated
 from ..tables.messages import ClientError
@@ -37,6 +46,11 @@ CLOSE_POLICY = 1008  # policy violation: no hello, or a client that does not rea
 CLOSE_TOO_SLOW = CLOSE_POLICY  # the client does not read what it is sent
 CLOSE_TRY_LATER = 1013  # the database could not be read: come back in a moment
 log = logging.getLogger("intrigue.server")
+NOT_VALID = "this seat link is not valid for this table"
+CLAIMED = (
+    " (a link opens its seat on one device: it may have been opened already; the seat's "
+    "player can send you a new one)"
+)
 TOO_MANY_SOCKETS = (
     "too many connections from your address at once; close some tables or tabs and try again"
 )
@@ -69,7 +83,7 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
         await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
         return
     try:
-        token, patches = await _hello(websocket, settings)
+        token, patches, claim = await _hello(websocket, settings)
     except ClientError as exc:
         await _refuse(websocket, str(exc), CLOSE_POLICY)
         return
@@ -85,13 +99,20 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
         return
     seat = None if token is None else table.seat_for_token(token)
     if token is not None and seat is None:
-        await _refuse(websocket, "this seat link is not valid for this table", CLOSE_BAD_TOKEN)
+        await _refuse(websocket, NOT_VALID + (CLAIMED if claim else ""), CLOSE_BAD_TOKEN)
         return
     crowded = _crowded(table, seat, settings)
     if crowded is not None:
         await _refuse(websocket, crowded, CLOSE_TRY_LATER)
         return
-    await _serve_client(websocket, table, seat, token, settings, patches)
+    credential = None
+    if claim and seat is not None:  # an invite opened in a browser: the seat becomes its own
+        try:
+            credential = token = await new_credential(table, seat, token)
+        except ClientError as exc:
+            await _refuse(websocket, str(exc), CLOSE_BAD_TOKEN)
+            return
+    await _serve_client(websocket, table, seat, token, settings, patches, credential)
 
 
 def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | None:
@@ -111,10 +132,10 @@ def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | No
     return None
 
 
-async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, bool]:
-    """The seat token of the connection's first message (None: a spectator) and whether the
-    client takes patches; `ClientError` if the first message is not a ``hello`` or does not
-    come in time."""
+async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, bool, bool]:
+    """The seat token of the connection's first message (None: a spectator), whether the
+    client takes patches and whether it claims the seat (devices.py); `ClientError` if the
+    first message is not a ``hello`` or does not come in time."""
     try:
         message = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
     except TimeoutError:
@@ -125,7 +146,7 @@ async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, 
     data = read_message(
         raw if raw is not None else message.get("bytes"), settings.max_message_bytes
     )
-    return read_hello(data), wants_patches(data)
+    return read_hello(data), wants_patches(data), data.get(CLAIM) is True
 
 
 async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
@@ -140,8 +161,10 @@ async def _serve_client(
     token: str | None,
     settings: Settings,
     patches: bool = False,
+    credential: str | None = None,
 ) -> None:
-    """Sync the client, then read its messages until it leaves."""
+    """Sync the client (first giving it its new ``credential`` if it claimed the seat), then
+    read its messages until it leaves."""
 
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_text(encode(message))
@@ -156,7 +179,13 @@ async def _serve_client(
             await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
 
     pump = asyncio.create_task(deliver())
+    describe_device(client, websocket.headers.get("user-agent", ""))
+    if credential is not None:
+        client.send(credential_message(credential))
     table.join(client)
+    if credential is not None:
+        sign_out_others(table, client)  # whoever held the invite before
+    tell_devices(table, seat)
     try:
         # The token is kept (in memory, while connected) to derive its rematch link.
         await websocket.app.state.rematches.joined(table, client, token)
@@ -165,8 +194,20 @@ async def _serve_client(
         pass
     finally:
         table.leave(client)
+        tell_devices(table, seat, fewer=True)
         with contextlib.suppress(Exception):
             await pump
+
+
+async def _sign_out_others(websocket: WebSocket, table: LiveTable, client: Client) -> None:
+    """A new credential for this connection; every other device of its seat is signed out."""
+    if client.seat is None:
+        raise ClientError("spectators have no seat to sign out of; open a seat link")
+    token = await new_credential(table, client.seat)
+    client.send(credential_message(token))
+    websocket.app.state.rematches.tokens[client] = token  # its rematch link derives from it
+    sign_out_others(table, client)
+    tell_devices(table, client.seat, fewer=True)
 
 
 async def _read_loop(
@@ -197,6 +238,9 @@ async def _read_loop(
                 continue
             if data.get("type") == LEAVE:
                 await leave_seat(table, client)
+                continue
+            if data.get("type") == SIGN_OUT_OTHERS:
+                await _sign_out_others(websocket, table, client)
                 continue
             action, step = read_act(data, client.seat)
         except ClientError as exc:
