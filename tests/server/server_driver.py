@@ -180,6 +180,7 @@ class Player:
         token: str | None = None,
         patches: bool = False,
         claim: bool = False,
+        lists: bool = False,
     ) -> None:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
@@ -190,7 +191,7 @@ class Player:
                 legacy=False,
             )
         )
-        self.send(hello(token, patches, claim))
+        self.send(hello(token, patches, claim, lists))
         # A client that takes patches sees every message whole (`Patched`).
         self.patched = Patched() if patches else None
         self.received: list[dict[str, Any]] = []
@@ -233,10 +234,12 @@ class Player:
         self._stack.close()
 
 
-def hello(token: str | None, patches: bool = False, claim: bool = False) -> dict[str, Any]:
+def hello(
+    token: str | None, patches: bool = False, claim: bool = False, lists: bool = False
+) -> dict[str, Any]:
     """The first message of a connection: its seat token (none for a spectator), whether it
-    takes patches, and whether it claims the seat (an invite opened as a browser does: the
-    seat becomes this connection's own, tables/devices.py)."""
+    takes patches, whether it claims the seat (an invite opened as a browser does: the seat
+    becomes this connection's own, tables/devices.py) and lists its devices."""
     message: dict[str, Any] = {"type": "hello"}
     if token is not None:
         message["token"] = token
@@ -244,6 +247,8 @@ def hello(token: str | None, patches: bool = False, claim: bool = False) -> dict
         message["patches"] = True
     if claim:
         message["claim"] = True
+    if lists:
+        message["devices"] = True
     return message
 
 

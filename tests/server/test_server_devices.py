@@ -28,7 +28,9 @@ def table_with_links(server: ThreadServer) -> dict:
 
 def claimed(server: ThreadServer, table: dict, seat: int) -> tuple[Player, str]:
     """A browser opening seat ``seat``'s invite: its connection and its new credential."""
-    player = Player(server.ws_url, table["id"], table["links"][seat]["token"], claim=True)
+    player = Player(
+        server.ws_url, table["id"], table["links"][seat]["token"], claim=True, lists=True
+    )
     first = player.recv()
     assert first["type"] == "credential", first
     assert player.sync()["view"]["seat"] == seat
@@ -89,7 +91,8 @@ def test_an_invite_opens_its_seat_once(server):
 def test_the_owner_sees_every_device_and_signs_the_others_out(server):
     table = table_with_links(server)
     owner, credential = claimed(server, table, 2)
-    other = Player(server.ws_url, table["id"], credential)  # the same secret, another device
+    # The same secret on another device; both ask for the devices list, as the page does.
+    other = Player(server.ws_url, table["id"], credential, lists=True)
     other.sync()
     devices = other.recv()["devices"]
     assert len(devices) == 2 and sum(d["you"] for d in devices) == 1

@@ -266,7 +266,8 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
   socket.onopen = () => {
     // It takes patches: updates carry what changed (see withPatch).
-    const seat = key.token ? { token: key.token, ...(key.claim ? { claim: true } : {}) } : {};
+    // A seat link is claimed the first time (devices.js); the page lists the seat's devices.
+    const seat = key.token ? { token: key.token, devices: true, ...(key.claim ? { claim: true } : {}) } : {};
     socket.send(JSON.stringify({ type: "hello", ...seat, patches: true }));
     $("connection").textContent = "connected";
     retryDelay = 500;

@@ -101,6 +101,7 @@ class Client:
         self.revoked = False  # closed because its seat was given up (leave.py)
         # What the seat's owner sees of this connection in its devices list (devices.py).
         self.device_id, self.device_label, self.since = "", "", ""
+        self.lists_devices = False  # sent the devices list of its seat (it asked in its hello)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:

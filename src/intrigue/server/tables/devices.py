@@ -9,7 +9,8 @@ connections. The invite opens nothing from then on: whoever created the table (a
 link) can no longer play the seat once its player opened it. Clients that do not claim (the
 terminal, scripts, tests) go on using a link as it is until someone claims it.
 
-Every connection of a seat open on several devices is told which
+Every connection of a seat open on several devices that asks for the list (its hello says
+``"devices": true``, as the table page's does) is told which
 (``{"type": "devices", "devices": [{"id", "label", "since", "you"}]}``) whenever one joins or
 leaves (and the last one left, that it is alone again); ``{"type": "sign_out_others"}``
 draws the seat a new credential for the asking connection and closes every other one: their
@@ -33,7 +34,7 @@ from .messages import ClientError
 from .seats import hash_token
 from .table import LiveTable
 
-CLAIM = "claim"  # the hello's flag
+CLAIM, LIST = "claim", "devices"  # the hello's flags
 SIGN_OUT_OTHERS = "sign_out_others"  # the client message
 CREDENTIAL, DEVICES = "credential", "devices"  # what the server sends
 SIGNED_OUT = (
@@ -101,12 +102,15 @@ def tell_devices(table: LiveTable, seat: int | None, fewer: bool = False) -> Non
         return
     devices = [{"id": c.device_id, "label": c.device_label, "since": c.since} for c in mine]
     for client in mine:
-        listed = [{**d, "you": d["id"] == client.device_id} for d in devices]
-        client.send({"type": DEVICES, "devices": listed})
+        if client.lists_devices:
+            listed = [{**d, "you": d["id"] == client.device_id} for d in devices]
+            client.send({"type": DEVICES, "devices": listed})
 
 
-def describe_device(client: Client, user_agent: str) -> None:
-    """Give a new connection its id and label for the devices list."""
+def describe_device(client: Client, user_agent: str, lists: bool) -> None:
+    """Give a new connection its id and label for the devices list, and whether it is sent
+    the list (``lists``: its hello asked for it)."""
+    client.lists_devices = lists
     client.device_id = secrets.token_hex(4)
     client.device_label = device_label(user_agent)
     client.since = time.strftime("%H:%M UTC", time.gmtime())

@@ -25,6 +25,7 @@ from ..tables.clock import CLOCK_TYPES
 from ..tables.connection import Client
 from ..tables.devices import (
     CLAIM,
+    LIST,
     SIGN_OUT_OTHERS,
     credential_message,
     describe_device,
@@ -83,7 +84,7 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
         await _refuse(websocket, TOKEN_IN_URL, CLOSE_BAD_TOKEN)
         return
     try:
-        token, patches, claim = await _hello(websocket, settings)
+        token, patches, (claim, lists) = await _hello(websocket, settings)
     except ClientError as exc:
         await _refuse(websocket, str(exc), CLOSE_POLICY)
         return
@@ -112,7 +113,7 @@ async def _open(websocket: WebSocket, table_id: str, hub: Hub, settings: Setting
         except ClientError as exc:
             await _refuse(websocket, str(exc), CLOSE_BAD_TOKEN)
             return
-    await _serve_client(websocket, table, seat, token, settings, patches, credential)
+    await _serve_client(websocket, table, seat, token, settings, patches, (credential, lists))
 
 
 def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | None:
@@ -132,10 +133,12 @@ def _crowded(table: LiveTable, seat: int | None, settings: Settings) -> str | No
     return None
 
 
-async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, bool, bool]:
+async def _hello(
+    websocket: WebSocket, settings: Settings
+) -> tuple[str | None, bool, tuple[bool, bool]]:
     """The seat token of the connection's first message (None: a spectator), whether the
-    client takes patches and whether it claims the seat (devices.py); `ClientError` if the
-    first message is not a ``hello`` or does not come in time."""
+    client takes patches, and whether it claims the seat and lists its devices (devices.py);
+    `ClientError` if the first message is not a ``hello`` or does not come in time."""
     try:
         message = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
     except TimeoutError:
@@ -146,7 +149,7 @@ async def _hello(websocket: WebSocket, settings: Settings) -> tuple[str | None, 
     data = read_message(
         raw if raw is not None else message.get("bytes"), settings.max_message_bytes
     )
-    return read_hello(data), wants_patches(data), data.get(CLAIM) is True
+    return read_hello(data), wants_patches(data), (data.get(CLAIM) is True, data.get(LIST) is True)
 
 
 async def _refuse(websocket: WebSocket, text: str, code: int) -> None:
@@ -161,7 +164,7 @@ async def _serve_client(
     token: str | None,
     settings: Settings,
     patches: bool = False,
-    credential: str | None = None,
+    claimed: tuple[str | None, bool] = (None, False),
 ) -> None:
     """Sync the client (first giving it its new ``credential`` if it claimed the seat), then
     read its messages until it leaves."""
@@ -179,7 +182,8 @@ async def _serve_client(
             await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
 
     pump = asyncio.create_task(deliver())
-    describe_device(client, websocket.headers.get("user-agent", ""))
+    credential, lists = claimed
+    describe_device(client, websocket.headers.get("user-agent", ""), lists)
     if credential is not None:
         client.send(credential_message(credential))
     table.join(client)
