@@ -267,9 +267,12 @@ class Rematches:
         digest = hash_token(new_token)
         if record.token_hash != digest:
             stored = await asyncio.to_thread(claim_seat, self.store, found.table, new_seat, digest)
-            if stored != digest:
-                log.warning("table %s: seat %d has another token", found.table, new_seat)
+            if stored is None:
+                log.warning("table %s: seat %d has no token to claim", found.table, new_seat)
                 return None
-            record.token_hash = digest
+            # Claimed already (devices.py): the link opens nothing now, except in the browser
+            # that claimed it, which keeps the seat's credential beside it.
+            if stored == digest:
+                record.token_hash = digest
         url = f"/table/{found.table}#token={new_token}"
         return {"seat": new_seat, "token": new_token, "url": url}
