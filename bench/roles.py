@@ -3,12 +3,17 @@
     .venv/bin/python bench/roles.py masquerade-murder --role duke --bot hard --others medium \\
         --games 100 --out /tmp/duke
     .venv/bin/python bench/roles.py shadows-over-japan --players 3 --bot hard --others medium
+    .venv/bin/python bench/roles.py masquerade-murder --role seductress --bot hard \\
+        --reference medium --others random --out /tmp/seductress-random
 
 For each seed the game is played twice with the same deal: once with every seat played by
 ``--others`` (the reference) and once with the seat holding ``--role`` (games without roles:
-seat ``seed % players``) played by ``--bot`` instead. The focus seat's wins in the two games
-form a pair, so the deal's luck cancels out: the report gives both win rates with 95% Wilson
-intervals, the four kinds of pairs and the exact sign (McNemar) test on the pairs that differ.
+seat ``index % players``) played by ``--bot`` instead. With ``--reference BOT`` the reference
+is a third game in which that seat is played by ``BOT`` (among the same ``--others``): "does
+this role do better under hard than under medium, against the same players?". The focus
+seat's wins in the two games compared form a pair, so the deal's luck cancels out: the report
+gives both win rates with 95% Wilson intervals, the four kinds of pairs and the exact sign
+(McNemar) test on the pairs that differ.
 Games are played by the balance lab's runner (the very games ``intrigue arena`` would play)
 and kept in ``--out/games.jsonl``, from which a later run resumes. Run by hand; figures are
 recorded in docs/bots.md.
@@ -51,6 +56,7 @@ def main() -> None:
     parser.add_argument("--role", help="the role to study (games with roles)")
     parser.add_argument("--bot", default="hard")
     parser.add_argument("--others", default="medium")
+    parser.add_argument("--reference", help="the bot to compare with in the focus seat (--others)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int)
@@ -77,12 +83,16 @@ def main() -> None:
         for i in range(args.games):
             ref = rows.get(("reference", i))
             seat = None if ref is None else focus_seat(ref, args.role)
-            if seat is None or ("focus", i) in have:
+            if seat is None:
                 continue
-            bots = tuple(args.bot if s == seat else args.others for s in range(players))
-            focus_tasks.append(
-                GameTask(args.game, "focus", i, args.seed + i, players, bots, options, focus=seat)
-            )
+            for variant, bot in compared(args):
+                if (variant, i) in have:
+                    continue
+                bots = tuple(bot if s == seat else args.others for s in range(players))
+                task = GameTask(
+                    args.game, variant, i, args.seed + i, players, bots, options, focus=seat
+                )
+                focus_tasks.append(task)
         for row in run_tasks(focus_tasks, "process", args.workers):
             stream.write(row)
             rows[(row["variant"], row["index"])] = row
@@ -91,10 +101,19 @@ def main() -> None:
     print(json.dumps(report(rows, args), indent=1))
 
 
+def compared(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The games played with the focus seat changed: (variant, the bot in that seat)."""
+    games = [("focus", args.bot)]
+    if args.reference:
+        games.append(("reference-bot", args.reference))
+    return games
+
+
 def report(rows: dict[tuple[str, int], dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
     pairs = []
+    reference = "reference-bot" if args.reference else "reference"
     for i in range(args.games):
-        ref, foc = rows.get(("reference", i)), rows.get(("focus", i))
+        ref, foc = rows.get((reference, i)), rows.get(("focus", i))
         if ref is None or foc is None or foc.get("status") != "ok":
             continue
         seat = foc["focus"]
@@ -107,6 +126,7 @@ def report(rows: dict[tuple[str, int], dict[str, Any]], args: argparse.Namespace
         "role": args.role,
         "bot": args.bot,
         "others": args.others,
+        "reference": args.reference or args.others,
         "pairs": n,
         "reference_wins": ref_wins,
         "reference_rate": ref_wins / n if n else None,
