@@ -3,7 +3,13 @@ determinizer's no-leak requirement."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
 from mb_helpers import events, legal, play, position
+
+from intrigue.engine import Rng, load
 
 
 def test_must_move_is_shown_to_the_mover_only() -> None:
@@ -79,3 +85,43 @@ def test_a_raised_card_faces_its_new_courtroom() -> None:
     )  # nb2 and nd2 are taken: the Bishop is not bound to move before its ability
     play(state, "inspect nc3", "resurrect 0", "place nb3")
     assert state.view(None)["board"]["nb3"]["axis"] == "NS"
+
+
+def _play_out(players: int, seed: int) -> Any:
+    state = load("masquerade-ball").new(players, seed, max_turns=40)
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (2, 3), (3, 1), (4, 2)])
+def test_mb53_every_mask_comes_off_when_the_ball_ends(players: int, seed: int) -> None:
+    state = _play_out(players, seed)
+    for seat in [*range(players), None]:
+        view = state.view(seat)
+        assert all(card["rank"] is not None for card in view["board"].values())
+        for side in view["sides"]:
+            for pile in ("hand", "prison", "graveyard"):
+                shown = side[pile].get("cards", side[pile].get("known"))
+                assert len(shown) == side[pile]["count"], (seat, side["name"], pile)
+    # ... and the ranks shown are the true ones.
+    board = state.view(None)["board"]
+    assert {sq: card["rank"] for sq, card in board.items()} == {
+        sq: card["rank"] for sq, card in state.view(0)["board"].items()
+    }
+
+
+def test_mb53_a_sample_of_a_finished_ball_shows_the_same_ranks() -> None:
+    state = _play_out(2, 3)
+    for seat in (0, 1):
+        sample = state.determinize(seat, Rng(7))
+        assert sample.view(seat) == state.view(seat)
+        assert sample.view(None) == state.view(None)
+
+
+def test_mb53_masks_stay_on_while_the_ball_goes_on() -> None:
+    state = position("0:2@c3", "0:k@c1", "1:q@c5", "1:k@f7")
+    assert state.view(0)["board"]["c5"]["rank"] is None
+    assert state.view(None)["board"]["c3"]["rank"] is None

@@ -91,7 +91,10 @@ def murder_roles(state: Any, seat: int | None, message: Message) -> list[str]:
 
 
 def ball_ranks(state: Any, seat: int | None, message: Message) -> list[str]:
-    """Masquerade Ball: a rank is shown only for a face-up card or one the seat has seen."""
+    """Masquerade Ball: a rank is shown only for a face-up card or one the seat has seen,
+    until the ball ends and every mask comes off (MB-53)."""
+    if state.phase == "over":
+        return []
     problems = []
     for view in views(message, state):
         problems += _ball_view_ranks(state, seat, view)

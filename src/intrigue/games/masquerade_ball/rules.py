@@ -1377,11 +1377,15 @@ class BallState(State):
         self.phase = OVER
         self.acts = {}
         self._legal = None
+        # The masks come off when the ball ends (ruling MB-53): every seat learns every card,
+        # which the views then show and the belief model takes as seen.
+        for cid in range(len(self.rank)):
+            self._reveal_to_all(cid)
         self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
 
     # -- views ------------------------------------------------------------------------------
     def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
-        shown = self.up[cid] or (seat is not None and self._shows(seat, cid))
+        shown = self.up[cid] or self.phase == OVER or (seat is not None and self._shows(seat, cid))
         out: dict[str, Any] = {
             "side": self.owner[cid],
             "suit": self.suits[cid // CARDS],
@@ -1409,7 +1413,10 @@ class BallState(State):
         rank = self.rank
         if mine:
             return {"count": len(pile), "cards": [RANK_LABELS[rank[c]] for c in pile]}
-        known = [] if seat is None else [c for c in pile if self.known[seat] >> c & 1]
+        if self.phase == OVER:  # MB-53: the masks are off, for spectators too
+            known = pile
+        else:
+            known = [] if seat is None else [c for c in pile if self.known[seat] >> c & 1]
         return {"count": len(pile), "known": sorted(RANK_LABELS[rank[c]] for c in known)}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
