@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from intrigue.games.masquerade_ball.rules import BallState
@@ -13,6 +14,17 @@ def game_obj() -> Any:
     from intrigue.games.masquerade_ball import GAME as BALL
 
     return BALL
+
+
+def play_randomly(state: BallState, seed: int, steps: int | None = None) -> BallState:
+    """Play random legal moves (``random.Random(seed)``) for ``steps`` moves or to the end."""
+    rng = random.Random(seed)
+    done = 0
+    while not state.is_over and (steps is None or done < steps):
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        done += 1
+    return state
 
 
 def position(*cards: str, first: int = 0, players: int = 2, **options: Any) -> BallState:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from mb_helpers import START, dealt, game_obj, play, position, three
+from mb_helpers import START, dealt, game_obj, play, play_randomly, position, three
 
 import intrigue
 from intrigue.engine import Rng
@@ -20,13 +20,7 @@ def _random_state(seed: int, steps: int, players: int, **options: object):
         state = three(seed=seed, max_turns=300, **options)
     else:
         state = game_obj().new(players, seed=seed, max_turns=300, **options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        seat = state.to_move[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return state
+    return play_randomly(state, seed, steps)
 
 
 CASES = [

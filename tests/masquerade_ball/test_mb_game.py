@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from mb_helpers import dealt, game_obj, legal, play, position
+from mb_helpers import dealt, game_obj, legal, play, play_randomly, position
 
 import intrigue
 from intrigue.engine import Rng
@@ -95,14 +95,7 @@ def test_views_show_piles_to_their_keepers_only() -> None:
 
 
 def _random_state(seed: int, steps: int, players: int = 2):
-    state = game_obj().new(players, seed=seed, max_turns=60)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        seat = state.to_move[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return state
+    return play_randomly(game_obj().new(players, seed=seed, max_turns=60), seed, steps)
 
 
 @pytest.mark.parametrize("seed", range(8))

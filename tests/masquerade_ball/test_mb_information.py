@@ -3,11 +3,10 @@ determinizer's no-leak requirement."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from mb_helpers import events, legal, play, position
+from mb_helpers import events, legal, play, play_randomly, position
 
 from intrigue.engine import Rng, load
 
@@ -87,18 +86,13 @@ def test_a_raised_card_faces_its_new_courtroom() -> None:
     assert state.view(None)["board"]["nb3"]["axis"] == "NS"
 
 
-def _play_out(players: int, seed: int) -> Any:
-    state = load("masquerade-ball").new(players, seed, max_turns=40)
-    rng = random.Random(seed)
-    while not state.is_over:
-        seat = state.to_move[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return state
+def _play_out_ball(players: int, seed: int) -> Any:
+    return play_randomly(load("masquerade-ball").new(players, seed, max_turns=40), seed)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 0), (2, 3), (3, 1), (4, 2)])
 def test_mb53_every_mask_comes_off_when_the_ball_ends(players: int, seed: int) -> None:
-    state = _play_out(players, seed)
+    state = _play_out_ball(players, seed)
     for seat in [*range(players), None]:
         view = state.view(seat)
         assert all(card["rank"] is not None for card in view["board"].values())
@@ -114,7 +108,7 @@ def test_mb53_every_mask_comes_off_when_the_ball_ends(players: int, seed: int) -
 
 
 def test_mb53_a_sample_of_a_finished_ball_shows_the_same_ranks() -> None:
-    state = _play_out(2, 3)
+    state = _play_out_ball(2, 3)
     for seat in (0, 1):
         sample = state.determinize(seat, Rng(7))
         assert sample.view(seat) == state.view(seat)
