@@ -107,8 +107,14 @@ def play_with_a_lazy_spectator(
     sent = 0
     while not lazy_client.dropped:
         assert sent < MAX_JUNK, "the lazy client was never dropped"
-        lazy.send(JUNK)
+        try:
+            lazy.send(JUNK)
+        except ConnectionClosed:
+            # On a busy machine the server can fall behind and drop the client while little
+            # is in flight: its close then reaches the client's library with what it read.
+            break
         sent += 1
+    wait_until(lambda: lazy_client.dropped, "the server to drop the lazy client")
 
     # The seats play the whole game; nothing waits for the lazy client.
     assert play_to_the_end(players) > 0
@@ -123,5 +129,5 @@ def play_with_a_lazy_spectator(
     assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TOO_SLOW
     assert received[0]["type"] == "sync"
     assert {m["type"] for m in received[1:]} == {"error"}  # none of the game's moves
-    assert len(received) < sent
+    assert len(received) - 1 < sent  # the sync, then not every junk move's answer
     wait_until(lambda: lazy_client not in live.clients, "the server to forget the client")
