@@ -7,6 +7,8 @@ rng)``, the policy. It may also help the search bot (`search_hooks`):
   determinization, for rollouts (by default ``choose`` on ``state.view(seat)``);
 * ``evaluate(state) -> list[float]``: how good a determinization looks for every seat, each
   value in [-1, 1] like the outcome's returns, so rollouts can stop early;
+* ``explain(view, legal, action) -> str | None``: why ``choose`` picked ``action``, in a short
+  phrase for people (the hints of a "First game", `intrigue.bots.advice`);
 * ``SEARCH``: a dict of the game's default search settings (``depth``, ``bias``, ``epsilon``).
 
 Search hands these hooks determinizations only (never the real game), so whatever they read
@@ -27,6 +29,8 @@ from .base import RandomSource
 from .heuristics import HEURISTICS
 
 Policy = Callable[[dict[str, Any], list[Action], RandomSource], Action]
+# ``explain(view, legal, action)``: why the policy picked ``action``, for people (advice.py).
+Explainer = Callable[[dict[str, Any], list[Action], Action], str | None]
 RolloutPolicy = Callable[[State, int, list[Action], Any], Action]
 Evaluator = Callable[[State], Sequence[float]]
 _policies: dict[str, Policy] = {}
@@ -50,6 +54,12 @@ def policy_for(game_id: str) -> Policy | None:
         module, attribute = found
         _policies[game_id] = getattr(module, attribute)
     return _policies[game_id]
+
+
+def explainer_for(game_id: str) -> Explainer | None:
+    """The reason-giver of ``game_id``'s heuristic (``explain``), if it has one."""
+    found = _module(game_id)
+    return None if found is None else getattr(found[0], "explain", None)
 
 
 @dataclass(frozen=True)

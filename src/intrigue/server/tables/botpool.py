@@ -27,9 +27,12 @@ import multiprocessing
 import os
 import signal
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from intrigue.bots import Bot, make_bot
+from intrigue.bots.advice import Advice, advise
 from intrigue.bots.match import bot_move
 from intrigue.bots.random_bot import RandomBot
 from intrigue.engine import Action, Rng, State
@@ -44,6 +47,14 @@ def think(bot: Bot, state: State, seat: int, rng: Rng) -> tuple[Action, Rng, flo
     start = time.process_time()
     action = bot_move(bot, state, seat, rng)
     return action, rng, time.process_time() - start, os.getpid()
+
+
+def counsel(view: dict[str, Any], legal: list[Action]) -> tuple[Advice, float, int]:
+    """A hint for a person (`intrigue.bots.advice`), in a worker process: the advice, the CPU
+    seconds it took and the worker's pid. It gets the seat's view and moves, never a state."""
+    start = time.process_time()
+    advice = advise(view, legal)
+    return advice, time.process_time() - start, os.getpid()
 
 
 class BotPool:
@@ -70,17 +81,37 @@ class BotPool:
             action = await asyncio.to_thread(bot_move, bot, state, seat, rng)
             self._charge(table_id, time.thread_time() - before)
             return action
+        action, used_rng = await self._in_worker(table_id, think, bot, state, seat, rng)
+        rng.state = used_rng.state  # the bot's generator moves on as if it thought here
+        return action
+
+    async def advise(
+        self, table_id: str, view: dict[str, Any], legal: list[Action]
+    ) -> Advice | None:
+        """A hint for the seat whose ``view`` and ``legal`` moves these are, thought where bots
+        think and charged to the table like its bots' decisions; None once the table's budget
+        is spent (a hint is a help, not a right)."""
+        if self.over_budget(table_id) or not legal:
+            return None
+        if self.processes <= 0:
+            before = time.thread_time()
+            advice = await asyncio.to_thread(advise, view, legal)
+            self._charge(table_id, time.thread_time() - before)
+            return advice
+        (advice,) = await self._in_worker(table_id, counsel, view, legal)
+        return advice
+
+    async def _in_worker(self, table_id: str, job: Callable[..., Any], *args: Any) -> Any:
+        """``job(*args)`` in a worker, when the table's turn comes; it returns its results,
+        then the CPU seconds it took and the worker's pid (charged and noted here)."""
         if self._turns is None:
             self._turns = asyncio.Semaphore(self.processes)
         async with self._turns:  # first come, first served: one decision per worker at a time
             loop = asyncio.get_running_loop()
-            action, used_rng, seconds, pid = await loop.run_in_executor(
-                self._pool(), think, bot, state, seat, rng
-            )
-        rng.state = used_rng.state  # the bot's generator moves on as if it thought here
+            *results, seconds, pid = await loop.run_in_executor(self._pool(), job, *args)
         self.worker_pids.add(pid)
         self._charge(table_id, seconds)
-        return action
+        return results
 
     def forget(self, table_id: str) -> None:
         """Drop a table's account (it was evicted from memory or is over)."""

@@ -42,6 +42,7 @@ from .botpool import BotPool
 from .chat import TableChat
 from .clock import TableClock
 from .connection import Client
+from .hints import TableHints
 from .interfaces import ScaleOut
 from .messages import ClientError, game_message
 from .pace import bot_pause, bot_speed
@@ -93,6 +94,8 @@ class LiveTable:
             self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
         )
         self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
+        # A "First game": the seat's next move as the medium bot sees it (hints.py).
+        self.hints = TableHints(self, bool(record.settings.get("hints")))
         self.bus: ScaleOut | None = None  # scale-out: the link to other processes (set by the hub)
         self.touched = time.monotonic()  # the last connection, departure or move (eviction)
 
@@ -112,6 +115,7 @@ class LiveTable:
             "to_move": list(state.to_move),
             "custom_deal": self.custom_deal,
             "bot_speed": self.bot_speed,
+            "hints": self.hints.enabled,
             **self.clock.public(),
         }
 
@@ -141,11 +145,13 @@ class LiveTable:
         sync["chat"] = self.chat.sync(client.seat, self.state.is_over)
         sync["custom_deal"] = self.custom_deal
         self.clock.annotate(sync, self.state, client.seat, 0)
+        self.hints.annotate(sync, client.seat)
         client.send(sync)
         client.seen = self.state.log_length
         self.clients.add(client)
         self.touched = time.monotonic()
         self.clock.joined(client)
+        self.hints.joined(client)
         if self.bus is not None:
             self.bus.presence_changed(self)
 
@@ -175,6 +181,7 @@ class LiveTable:
             client.send(message)
         if state.is_over:
             self.chat.game_over(self.clients)
+        self.hints.refresh()
 
     # -- moves ------------------------------------------------------------------------------
     async def act(self, client: Client, text: str, step: int) -> None:
@@ -345,6 +352,7 @@ class LiveTable:
             self.bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.bot_task
+        await self.hints.stop()
         for client in list(self.clients):
             self.leave(client)
 

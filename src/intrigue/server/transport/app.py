@@ -54,6 +54,8 @@ class CreateTable(BaseModel):
     clock_bot: str | None = None
     # How long bots pause before their moves: instant, normal (default) or slow (tables/pace.py).
     bot_speed: str | None = Field(default=None, max_length=16)
+    # A hint each turn for every human seat: the medium bot's move for it (tables/hints.py).
+    hints: StrictBool = False
     # Options that fix what chance decides (roles, a deal...) need this explicit choice: the
     # table is then a "custom deal", marked as such for every seat and in the lobby.
     custom_deal: StrictBool = False
@@ -164,6 +166,7 @@ def _add_api(app: FastAPI, hub: Hub, creations: CreationLimit) -> None:
             settings = {
                 "reveal_chat": body.reveal_chat,
                 "bot_speed": bot_speed(body.bot_speed),
+                "hints": body.hints,
                 **clock_settings(body.clock, body.clock_bot),
             }
             table, tokens = await hub.create(

@@ -33,6 +33,7 @@ from ..tables.devices import (
     sign_out_others,
     tell_devices,
 )
+from ..tables.hints import HINTS
 from ..tables.hub import Hub
 from ..tables.leave import LEAVE, leave_seat, still_seated
 from ..tables.messages import ClientError
@@ -242,6 +243,9 @@ async def _read_loop(
                 continue
             if data.get("type") == LEAVE:
                 await leave_seat(table, client)
+                continue
+            if data.get("type") == HINTS:
+                await table.hints.receive(client, data)
                 continue
             if data.get("type") == SIGN_OUT_OTHERS:
                 await _sign_out_others(websocket, table, client)
