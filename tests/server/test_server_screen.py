@@ -1,9 +1,10 @@
 """Browser tests for playing together: the table screen shows only the public view, a phone
-shows its seat's prompt and secret above the board, and Rematch jumps to the new seat, which
-the lobby then lists under "Your tables", your turn first."""
+shows its seat's prompt (kept in view) with the board under it, and Rematch jumps to the new
+seat, which the lobby then lists under "Your tables", your turn first."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -87,7 +88,12 @@ def play_watching(page, player: Player) -> int:
     return checked
 
 
-def test_a_phone_shows_the_prompt_and_its_secret_above_the_board(browser, web_server):
+def test_a_phone_shows_the_prompt_with_the_board_under_it_then_moves_and_secret(
+    browser, web_server
+):
+    # Issue 17: on a phone the prompt stays in view with the board directly under it; the
+    # moves and the seat's secret come right after the board (they used to come before it,
+    # which pushed the board below the fold).
     table = create_table(web_server.url, seats=["human", *BOTS], options={"roles": ROLES})
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     try:
@@ -98,18 +104,27 @@ def test_a_phone_shows_the_prompt_and_its_secret_above_the_board(browser, web_se
         boxes = {
             name: page.locator(selector).first.bounding_box()
             for name, selector in {
-                "prompt": "#prompt",
+                "prompt": "#prompt-panel",
+                "board": "#board-panel",
                 "move": "button.action",
                 "role": "#your-role",
-                "board": "#board-panel",
             }.items()
         }
         assert page.inner_text("#your-role") == "Constable"
         assert page.inner_text("#prompt").strip()
-        for name in ("prompt", "move", "role"):
-            assert boxes[name]["y"] < boxes["board"]["y"], (name, boxes)
-        # The seat's secret is on the first screen, and nothing is wider than the phone.
-        assert boxes["role"]["y"] + boxes["role"]["height"] <= 844
+        order = ["prompt", "board", "move", "role"]
+        for above, below in itertools.pairwise(order):
+            assert boxes[above]["y"] < boxes[below]["y"], (above, below, boxes)
+        # The board starts right under the prompt, on the first screen.
+        assert boxes["board"]["y"] - (boxes["prompt"]["y"] + boxes["prompt"]["height"]) < 16
+        assert boxes["board"]["y"] + 100 <= 844
+        # Scrolled down to the secret, the prompt is still at the top of the screen.
+        page.locator("#your-role").scroll_into_view_if_needed()
+        assert page.evaluate("window.scrollY") > 0
+        prompt = page.locator("#prompt").bounding_box()
+        assert prompt["y"] >= 0 and prompt["y"] + prompt["height"] <= 844, prompt
+        role = page.locator("#your-role").bounding_box()
+        assert role["y"] >= prompt["y"] + prompt["height"], (role, prompt)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         phone.close()
