@@ -2,6 +2,9 @@
 
 from pa_helpers import P1, P2, arm, empty_board, enemy, new, only, put
 
+from intrigue.bots import make_bot
+from intrigue.bots.match import play_match
+from intrigue.games.project_assassination import GAME
 from intrigue.games.project_assassination.board import CELL
 
 
@@ -127,3 +130,32 @@ def test_skipped_turns_count_towards_the_cap():
     state.apply(P1, "end")
     assert state.is_over and state.turns == 2 and state.outcome.winners == (P1,)
     assert state.pos[P2] == CELL["g3"]
+
+
+def test_the_end_gives_every_seats_vp_by_source():
+    """Shots at the rival and each kind of enemy killed, once the game is over (issue #17)."""
+    state = last_enemy((0, 0))  # a 1 HP Grunt on d3, Player 1 on d4, the Enemy deck empty
+    enemy(state, "c3", "heavy", hp=1)
+    put(state, P2, "e3")
+    arm(state, P1, "shotgun")  # its northern blast hits c3, d3 and e3
+    assert "final" not in state.view(P1)
+    state.apply(P1, "shoot 1 n")
+    assert state.is_over and state.vp == [5, 0]
+    final = {"vp_by_source": [{"rival": 1, "grunt": 1, "heavy": 3}, {}]}
+    assert state.view(P1)["final"] == state.view(P2)["final"] == state.view(None)["final"] == final
+
+
+def test_vp_by_source_adds_up_in_bot_games():
+    """Every VP comes from a hit on the rival (1) or a kill (the enemy's VP), as the log says."""
+    for seed in range(3):  # medium bots score from several sources (random ones hardly score)
+        state = play_match(GAME.id, [make_bot("medium"), make_bot("medium")], seed)
+        from_log: list[dict[str, int]] = [{}, {}]
+        for event in state.events(None):
+            gain = {"hit": 1 if event.get("target") == "rival" else 0, "kill": event.get("vp", 0)}
+            source = "rival" if event["kind"] == "hit" else event.get("enemy")
+            if gain.get(event["kind"]):
+                mine = from_log[event["seat"]]
+                mine[source] = mine.get(source, 0) + gain[event["kind"]]
+        by_source = state.view(None)["final"]["vp_by_source"]
+        assert by_source == from_log
+        assert [sum(s.values()) for s in by_source] == state.vp and sum(state.vp) > 0

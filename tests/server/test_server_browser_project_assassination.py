@@ -124,6 +124,14 @@ def test_a_human_plays_project_assassination_on_a_phone_by_clicking(browser, web
         assert "P1 (you) moves to" in log  # the board's clicks were accepted moves
         assert me.locator("#outcome").is_visible()
         assert me.inner_text("#outcome").startswith(expected_verdict(web_server, table["id"], 0))
+        # The end gives each assassin's VP by source, as the server counted them.
+        assert "Victory Points by source" in me.inner_text("#outcome")
+        final = live_state(web_server, table["id"]).view(0)["final"]["vp_by_source"]
+        for seat, sources in enumerate(final):
+            row = me.locator(f"#outcome tr[data-seat='{seat}']")
+            for source in ("rival", "grunt", "heavy", "medic", "boss"):
+                cell = row.locator(f"[data-source='{source}']")
+                assert cell.inner_text() == str(sources.get(source, 0))
         # Nothing wider than the phone's screen, the finished board included.
         assert me.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert not errors

@@ -99,6 +99,21 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
             "sniper": list(state.sniper_discard),
         },
         "coins": list(state.coins),
+    } | _final_view(state)
+
+
+def _final_view(state: AssassinationState) -> dict[str, Any]:
+    """Once the game is over: every seat's VP by source ("rival": its shots at the rival, or
+    the kind of enemy killed), in the order rival, then the enemies from Grunt to Boss."""
+    if state.phase != "over":
+        return {}
+    order = ["rival", *ENEMY_STATS]
+    return {
+        "final": {
+            "vp_by_source": [
+                {k: state.vp_from[s][k] for k in order if k in state.vp_from[s]} for s in (0, 1)
+            ]
+        }
     }
 
 

@@ -205,6 +205,8 @@ class AssassinationState(Collecting, Reach, State):
         self.pos = [0, 0]
         self.hp = [MAX_HP, MAX_HP]
         self.vp = [0, 0]
+        # where each seat's VP came from: "rival" (its shots at the rival) or an enemy kind
+        self.vp_from: list[dict[str, int]] = [{}, {}]
         self.slots: list[Weapon | None] = [None] * 4  # seat*2 + slot index (slot 1 -> 0)
         self.pistol = [PISTOL, PISTOL]
         self.boots = [0, 0]
@@ -272,6 +274,7 @@ class AssassinationState(Collecting, Reach, State):
         new.pos = self.pos.copy()
         new.hp = self.hp.copy()
         new.vp = self.vp.copy()
+        new.vp_from = [self.vp_from[0].copy(), self.vp_from[1].copy()]
         new.slots = self.slots.copy()
         new.pistol = self.pistol.copy()
         new.boots = self.boots.copy()
@@ -600,6 +603,11 @@ class AssassinationState(Collecting, Reach, State):
         if self.actions == 0:
             self._end_turn()
 
+    def _score(self, seat: int, source: str, vp: int) -> None:
+        """``seat`` earns ``vp`` from ``source`` ("rival", or the kind of enemy killed)."""
+        self.vp[seat] += vp
+        self.vp_from[seat][source] = self.vp_from[seat].get(source, 0) + vp
+
     def _hit(
         self, seat: int, cell: int, damage: int, paralyse: bool = False, grenade: bool = False
     ) -> None:
@@ -608,7 +616,7 @@ class AssassinationState(Collecting, Reach, State):
         opp = 1 - seat
         if cell == self.pos[opp]:
             self.hp[opp] -= damage
-            self.vp[seat] += 1
+            self._score(seat, "rival", 1)
             self._emit("hit", seat=seat, target="rival", at=NAMES[cell], damage=damage)
             if paralyse:
                 self.skip[opp] = True
@@ -621,7 +629,7 @@ class AssassinationState(Collecting, Reach, State):
             if hp <= 0:
                 del self.enemies[cell]
                 gain = ENEMY_STATS[e.kind].vp
-                self.vp[seat] += gain
+                self._score(seat, e.kind, gain)
                 self._emit("kill", seat=seat, enemy=e.kind, at=NAMES[cell], vp=gain)
             else:
                 self.enemies[cell] = e._replace(

@@ -486,12 +486,19 @@ function turnLine(view) {
 }
 
 export const projectAssassination = {
+  // The end: every assassin's VP by source (shots at the rival, then each kind of enemy killed).
   final(view) {
-    const rows = view.players.map((p) => el("tr", {}, el("td", { text: `P${p.number} (seat ${p.seat})` }),
+    const bySource = view.final?.vp_by_source ?? [{}, {}];
+    const sources = [["rival", "Shots at the rival"], ...Object.keys(ENEMY_LETTERS).map((k) => [k, `${cap(k)}s killed`])];
+    const rows = view.players.map((p) => el("tr", { "data-seat": p.seat },
+      el("td", { text: `P${p.number} (seat ${p.seat})` }),
+      ...sources.map(([k]) => el("td", { "data-source": k, text: bySource[p.seat][k] ?? 0 })),
       el("td", { text: p.vp }), el("td", { text: p.hp })));
-    return el("table", { class: "grid final" },
-      el("thead", {}, el("tr", {}, ...["Assassin", "VP", "HP"].map((t) => el("th", { text: t })))),
-      el("tbody", {}, ...rows));
+    const cols = ["Assassin", ...sources.map(([, label]) => label), "VP", "HP"];
+    return el("div", { ...SCROLL, class: "scroll final" }, el("table", { class: "grid" },
+      el("caption", { text: "Victory Points by source" }),
+      el("thead", {}, el("tr", {}, ...cols.map((t) => el("th", { text: t })))),
+      el("tbody", {}, ...rows)));
   },
 
   boardVerbs: new Set([...CELL_VERBS, "obstacle", "strategy", "draw"]),
