@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import intrigue
@@ -339,3 +340,14 @@ def play_one_move(page: Any) -> None:
         page.locator("details.board-moves > summary").click()
         page.locator("details.board-moves button.action").first.click()
     page.wait_for_function(READY_AGAIN, arg=step, timeout=TIMEOUT * 1000)
+
+
+def closed_with(player: Player) -> tuple[list[dict[str, Any]], int]:
+    """What a connection the server closes was sent last, and the close code."""
+    seen = []
+    try:
+        while True:
+            seen.append(player.recv())
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None, "the connection ended without a close frame"
+        return seen, closed.rcvd.code

@@ -10,9 +10,7 @@ every device on the seat and can sign the others out.
 from __future__ import annotations
 
 import httpx
-import pytest
-from server_driver import TIMEOUT, Player, ThreadServer, create_table
-from websockets.exceptions import ConnectionClosed
+from server_driver import TIMEOUT, Player, ThreadServer, closed_with, create_table
 
 from intrigue.server.storage.db import Store
 from intrigue.server.tables.devices import SIGNED_OUT
@@ -35,16 +33,6 @@ def claimed(server: ThreadServer, table: dict, seat: int) -> tuple[Player, str]:
     assert first["type"] == "credential", first
     assert player.sync()["view"]["seat"] == seat
     return player, first["token"]
-
-
-def closed_with(player: Player) -> tuple[list[dict], int]:
-    """What a connection the server closes was sent last, and the close code."""
-    seen = []
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            seen.append(player.recv())
-    assert closed.value.rcvd is not None
-    return seen, closed.value.rcvd.code
 
 
 def refused(server: ThreadServer, table: dict, token: str, claim: bool = False) -> str:
@@ -119,3 +107,16 @@ def test_spectators_have_no_seat_to_sign_out_of(server):
     watcher.send({"type": "sign_out_others"})
     assert "spectators" in watcher.recv()["message"]
     watcher.close()
+
+
+def test_a_connection_whose_secret_changed_elsewhere_is_closed_at_its_next_message(server):
+    """The fallback when another process's note about a claim never came: once this process
+    has reread the seat, the connection that opened it with the old secret is closed."""
+    table = table_with_links(server)
+    player = Player(server.ws_url, table["id"], table["links"][3]["token"])
+    assert player.sync()["view"]["seat"] == 3
+    live = server.hub.tables[table["id"]]
+    live.seats[3].token_hash = hash_token("a credential drawn by another process")
+    player.send({"type": "say", "text": "still here?"})
+    seen, code = closed_with(player)
+    assert SIGNED_OUT in [m.get("message") for m in seen] and code == CLOSE_BAD_TOKEN

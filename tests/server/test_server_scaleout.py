@@ -24,6 +24,7 @@ from server_driver import (
     Player,
     ProcessServer,
     ThreadServer,
+    closed_with,
     create_table,
     first_action,
     is_over,
@@ -35,6 +36,8 @@ import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings, normalise_database_url
 from intrigue.server.storage.db import Store
+from intrigue.server.tables.devices import SIGNED_OUT
+from intrigue.server.transport.websocket import CLOSE_BAD_TOKEN
 
 redis = pytest.importorskip("redis", reason="the redis package is missing")
 
@@ -215,6 +218,39 @@ def test_seats_on_two_processes_play_a_whole_game_together(pair, pg_url):
     for player in players:
         player.close()
     spectator.close()
+
+
+def test_a_claim_or_a_sign_out_on_one_process_closes_the_seat_on_the_other(pair):
+    """Issue 18, item 4, with several processes: the creator peeks at a friend's seat through
+    process B; the friend opens the invite through process A, which claims the seat: B closes
+    the creator's connection. Then the friend's credential is open on B too, and the friend
+    signs the others out on A: B closes that one as well."""
+    a, b = pair
+    table = create_table(a.url, seats=["human"] * 5, options=SHORT)
+    invite = table["links"][link_index(table, 1)]["token"]
+    host = Player(b.ws_url, table["id"], invite)
+    assert host.sync()["view"]["seat"] == 1
+    friend = Player(a.ws_url, table["id"], invite, claim=True)
+    credential = friend.recv()
+    assert credential["type"] == "credential" and friend.sync()["view"]["seat"] == 1
+    seen, code = closed_with(host)
+    assert SIGNED_OUT in [m.get("message") for m in seen] and code == CLOSE_BAD_TOKEN
+
+    other = Player(b.ws_url, table["id"], credential["token"])
+    assert other.sync()["view"]["seat"] == 1
+    friend.send({"type": "sign_out_others"})
+    while (fresh := friend.recv())["type"] != "credential":
+        pass
+    seen, code = closed_with(other)
+    assert SIGNED_OUT in [m.get("message") for m in seen] and code == CLOSE_BAD_TOKEN
+    # The new credential opens the seat on either process; the old one on neither.
+    for server in (a, b):
+        back = Player(server.ws_url, table["id"], fresh["token"])
+        assert back.sync()["view"]["seat"] == 1
+        back.close()
+        _, code = closed_with(Player(server.ws_url, table["id"], credential["token"]))
+        assert code == CLOSE_BAD_TOKEN
+    friend.close()
 
 
 def test_two_processes_racing_for_one_move_let_exactly_one_in(pair, pg_url):

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..storage.db import MessageRecord
+from ..tables.devices import close_signed_out
 from ..tables.hub import Hub
 from ..tables.rematch import Rematches
 from ..tables.table import LiveTable
@@ -143,6 +144,9 @@ class Bus:
 
     def rematched(self, table: LiveTable) -> None:
         self._note("rematch", table.id)
+
+    def credential_changed(self, table: LiveTable, seat: int) -> None:
+        self._note("creds", table.id, s=seat)  # never the secret: the others reread its hash
 
     def presence_changed(self, table: LiveTable) -> None:
         """A connection here joined or left ``table``."""
@@ -253,6 +257,8 @@ class Bus:
             table.clock.votes.setdefault(int(note["target"]), set()).add(int(note["voter"]))
         elif kind == "rematch":
             self._spawn(self._rematched(table))
+        elif kind == "creds":
+            self._spawn(self._signed_out(table, int(note["s"])))
 
     def _forged(self) -> None:
         """A note without a valid signature: dropped, with a warning now and then."""
@@ -285,6 +291,12 @@ class Bus:
         message = {"type": "table", "table": table.clock.status(), "notes": [{"text": text}]}
         for client in list(table.clients):
             client.send(message)
+
+    async def _signed_out(self, table: LiveTable, seat: int) -> None:
+        """A seat got a new secret on another process: close its connections here that
+        opened it with the old one."""
+        await refresh_seats(table)
+        close_signed_out(table, seat)
 
     async def _rematched(self, table: LiveTable) -> None:
         """A rematch started on another process: give the connections here their links."""

@@ -99,6 +99,9 @@ class Client:
         self.closed = False
         self.dropped = False  # closed because it did not read its messages
         self.revoked = False  # closed because its seat was given up (leave.py)
+        # The hash of the secret it opened its seat with: once the seat's changes (a claim or a
+        # sign-out, here or on another process), the connection is closed (devices.py).
+        self.token_hash: str | None = None
         # What the seat's owner sees of this connection in its devices list (devices.py).
         self.device_id, self.device_label, self.since = "", "", ""
         self.lists_devices = False  # sent the devices list of its seat (it asked in its hello)

@@ -14,9 +14,13 @@ Every connection of a seat open on several devices that asks for the list (its h
 (``{"type": "devices", "devices": [{"id", "label", "since", "you"}]}``) whenever one joins or
 leaves (and the last one left, that it is alone again); ``{"type": "sign_out_others"}``
 draws the seat a new credential for the asking connection and closes every other one: their
-credential opens nothing any more. (With several
-server processes, each tells and closes the connections it holds; the other processes read
-the new hash when they next refresh the seat.)
+credential opens nothing any more.
+
+With several server processes, the one that draws the credential tells the others through the
+bus (`ScaleOut.credential_changed`); each rereads the seat and closes the connections it holds
+that opened the seat with an older secret (`close_signed_out`). Should that note be lost, such
+a connection is closed at its next message (`still_signed_in`), once the process has reread
+the seat (every page load or table message does).
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ async def new_credential(table: LiveTable, seat: int, old_token: str | None = No
         if not stored:
             raise ClientError(SIGNED_OUT)
         record.token_hash = hash_token(token)
+    if table.bus is not None:  # the other processes close their connections of the seat
+        table.bus.credential_changed(table, seat)
     return token
 
 
@@ -90,6 +96,28 @@ def sign_out_others(table: LiveTable, keep: Client) -> None:
             other.send({"type": "error", "message": SIGNED_OUT})
             other.revoked = True
             other.close()
+
+
+def still_signed_in(table: LiveTable, client: Client) -> bool:
+    """False (and the connection is told and closed) if its seat's secret changed since it
+    connected: a claim or a sign-out made elsewhere (on another process, or before this
+    process reread the seat)."""
+    seat = client.seat
+    if seat is None or client.token_hash is None:
+        return True
+    if table.seats[seat].token_hash == client.token_hash:
+        return True
+    client.send({"type": "error", "message": SIGNED_OUT})
+    client.revoked = True
+    table.leave(client)
+    return False
+
+
+def close_signed_out(table: LiveTable, seat: int) -> None:
+    """Close every connection of ``seat`` that opened it with a secret it no longer has."""
+    for client in list(table.clients):
+        if client.seat == seat:
+            still_signed_in(table, client)
 
 
 def tell_devices(table: LiveTable, seat: int | None, fewer: bool = False) -> None:

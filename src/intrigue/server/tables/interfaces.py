@@ -71,6 +71,9 @@ class ScaleOut(Protocol):
 
     def rematched(self, table: Any) -> None: ...
 
+    def credential_changed(self, table: Any, seat: int) -> None:
+        """``seat`` has a new secret (a claim or a sign-out made here)."""
+
     def presence_changed(self, table: Any) -> None: ...
 
     def seats_elsewhere(self, table_id: str) -> set[int]:

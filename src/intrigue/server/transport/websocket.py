@@ -31,6 +31,7 @@ from ..tables.devices import (
     describe_device,
     new_credential,
     sign_out_others,
+    still_signed_in,
     tell_devices,
 )
 from ..tables.hints import HINTS
@@ -38,6 +39,7 @@ from ..tables.hub import Hub
 from ..tables.leave import LEAVE, leave_seat, still_seated
 from ..tables.messages import ClientError
 from ..tables.rematch import REMATCH
+from ..tables.seats import hash_token
 from ..tables.table import LiveTable
 from .connections import AddressCounter
 from .protocol import encode, read_act, read_hello, read_message, wants_patches
@@ -174,6 +176,8 @@ async def _serve_client(
         await websocket.send_text(encode(message))
 
     client = Client(send, seat, settings, patches)
+    if seat is not None and token is not None:
+        client.token_hash = hash_token(token)
 
     async def deliver() -> None:
         await client.pump()
@@ -209,6 +213,7 @@ async def _sign_out_others(websocket: WebSocket, table: LiveTable, client: Clien
     if client.seat is None:
         raise ClientError("spectators have no seat to sign out of; open a seat link")
     token = await new_credential(table, client.seat)
+    client.token_hash = hash_token(token)
     client.send(credential_message(token))
     websocket.app.state.rematches.tokens[client] = token  # its rematch link derives from it
     sign_out_others(table, client)
@@ -224,6 +229,8 @@ async def _read_loop(
             return  # (closed: the server let the connection go while it was waiting)
         if not still_seated(table, client):
             return  # its seat was given up (on another process): the link is closed
+        if not still_signed_in(table, client):
+            return  # its seat was claimed or signed out on another process
         if not client.limiter.allow():
             client.error("too many messages; slow down")
             continue
