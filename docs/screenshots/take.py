@@ -75,6 +75,9 @@ SHOTS = [
 EXTRA_MOVES = 60  # how far past ``moves`` to look for the ``ready`` verb
 PHONE_SHOT = "masquerade-murder"  # the table also photographed on a phone
 SCREEN_SHOT = "shadows-over-japan"  # the table whose shared screen is photographed
+# The page scrolled to the board, under the prompt that stays at the top of the window.
+SCROLL_TO_BOARD = """() => window.scrollTo(0, document.getElementById('board-panel').offsetTop
+  - document.getElementById('prompt-panel').offsetHeight - 8)"""
 
 
 # -- the server ---------------------------------------------------------------------------------
@@ -217,12 +220,16 @@ def shrink(data: bytes) -> bytes:
     return out.getvalue() if out.tell() < len(data) else data
 
 
-def photograph(browser: Browser, base: str, tables: dict[str, dict[str, Any]]) -> None:
-    """Seat pages at laptop size, one on a phone, then the lobby and one table screen."""
-    laptop = browser.new_context(viewport=LAPTOP)
+def photograph(
+    browser: Browser, base: str, tables: dict[str, dict[str, Any]], phone_table: dict[str, Any]
+) -> None:
+    """Seat pages at laptop size, the lobby and one table screen, then a seat page on a phone
+    (a table of its own: a seat link opens in one browser only, the first to claim it)."""
+    laptop = browser.new_context(viewport=LAPTOP, bypass_csp=True)
     page = laptop.new_page()
     for name, table in tables.items():
         open_seat(page, table["links"][0]["url"])
+        page.evaluate(SCROLL_TO_BOARD)
         save(page, name)
     # Opened seat links are remembered by the browser, so the lobby lists them as "your tables".
     page.goto(base + "/")
@@ -235,9 +242,9 @@ def photograph(browser: Browser, base: str, tables: dict[str, dict[str, Any]]) -
     save(page, "table-screen")
     laptop.close()
 
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
     page = phone.new_page()
-    open_seat(page, tables[PHONE_SHOT]["links"][0]["url"])
+    open_seat(page, phone_table["links"][0]["url"])
     save(page, "phone")
     phone.close()
 
@@ -246,12 +253,13 @@ def main() -> None:
     seed = random.randrange(2**31)
     with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "screens.sqlite3") as base:
         tables = {shot.name: set_up(base, shot, seed) for shot in SHOTS}
+        phone_table = set_up(base, next(s for s in SHOTS if s.name == PHONE_SHOT), seed + 1)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
             )
             try:
-                photograph(browser, base, tables)
+                photograph(browser, base, tables, phone_table)
             finally:
                 browser.close()
 
