@@ -289,7 +289,8 @@ function palaceSvg(view, legal, send, redraw) {
     ...pendingMarks(view, layout),
   ];
   const board = svg("svg", { class: "board mb-palace", viewBox: `0 0 ${layout.width} ${layout.height}`, role: "img",
-    "aria-label": `the ${["two", "three", "four"][view.players_board - 2]}-player palace` }, ...parts);
+    "aria-label": `the ${["two", "three", "four"][view.players_board - 2]}-player palace`,
+    "data-players": view.players_board }, ...parts);
   drawRecent(board, recentMarks, (place) => centre(layout, place), layout.cell);
   return board;
 }

@@ -11,6 +11,7 @@ import { guideFor, renderGuide, useGuide, watchHelp } from "./guide.js";
 import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
 import { createDevices, seatKey } from "./devices.js";
+import { createZoom } from "./zoom.js";
 
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the end, and this "
@@ -300,6 +301,7 @@ async function loadTableInfo() {
 }
 
 $("leave").addEventListener("click", leave);
+createZoom($("board"), $("zoom")); // before keepFocus: a new drawing is boxed before the focus returns
 watchHelp($("board"), $("board-help"));
 watchBoardKeys($("board")); // squares and pieces by keyboard: Tab to them, Enter plays
 keepFocus($("board"), $("actions")); // after a move the focus stays on the board or the moves
