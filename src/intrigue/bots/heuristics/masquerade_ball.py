@@ -350,7 +350,88 @@ def _another_way(scored: list[tuple[float, Action]], best: float, repeats: int) 
     return [a for s, a in scored if round(s, 9) == level]
 
 
-__all__ = ["choose"]
+# -- reasons, for people (the hints of a First game: intrigue.bots.advice) ---------------------
+ABILITY_REASONS = {
+    "free": "your prisoners come back to play",
+    "resurrect": "a card from the graveyard comes back to play",
+    "spy": "knowing the enemy cards near your thrones tells you what threatens them",
+    "deliver": "a strong card lands on the intruder on your throne",
+}
+
+
+def explain(view: dict[str, Any], legal: list[Action], action: Action) -> str | None:
+    """Why `choose` picked ``action``, in a phrase for people (None: no clear reason)."""
+    r = _Reader(view)
+    verb, args = action.verb, [str(a) for a in action.args]
+    if verb == "inspect":
+        return _inspect_reason(r, args[0])
+    if verb == "move":
+        return _move_reason(r, args[0], args[1])
+    if verb == "drop":
+        target, card = r.card(args[0]), r.card(view["delivering"] or "")
+        if target is not None and card is not None and not r.is_mine(target):
+            return _attack_reason(r, card, args[0], target)
+        return "your throne needs a guard" if args[0] in r.my_thrones else None
+    if verb in ("play", "place"):
+        if verb == "place" and args[0] in r.my_thrones:
+            return "your empty throne needs a guard"
+        return (
+            "a card on the board can act; in the hand it cannot"
+            if verb == "play"
+            else ("as far forward as it can go")
+        )
+    if verb == "redeem":
+        return "your card gets its ability back"
+    if verb == "end":
+        return "nothing worth doing is left this turn"
+    if verb == "pass":
+        window = view.get("window") or {}
+        if window.get("kind") == "conquest":
+            return "a conquered courtroom is worth keeping"
+        return "prisoners are the enemy's cards: keep them"
+    return ABILITY_REASONS.get(verb)
+
+
+def _inspect_reason(r: _Reader, place: str) -> str:
+    card = r.card(place)
+    rank = _rank(card)
+    if rank is None:
+        return "you do not know this card yet: inspecting shows you what it is"
+    for dst in _reach(r, place, rank):
+        other = r.board.get(dst)
+        if other is None and dst in r.enemy_thrones:
+            return f"it can reach the enemy throne on {dst}"
+        if other is not None and not r.is_mine(other) and _attack_score(r, card, dst, other) > 0:
+            return f"it can strike the enemy card on {dst} with good odds"
+    return "it stands well forward, ready to act"
+
+
+def _move_reason(r: _Reader, src: str, dst: str) -> str | None:
+    card, target = r.card(src), r.card(dst) if dst != "ball" else None
+    if card is not None and target is not None and not r.is_mine(target):
+        return _attack_reason(r, card, dst, target)
+    if dst in r.enemy_thrones:
+        return "a card of yours on an enemy throne brings you closer to winning"
+    if dst in r.my_thrones:
+        return "it guards your throne"
+    if r.distance(dst) < r.distance(src if src != "ball" else "ball0"):
+        return "it brings the card closer to the enemy thrones"
+    return None
+
+
+def _attack_reason(r: _Reader, att: dict[str, Any], dst: str, dfn: dict[str, Any]) -> str:
+    win, _ = _attack_odds(r, att, dfn)
+    odds = f"by the ranks you have seen, it wins about {round(100 * win)}% of the time"
+    if _rank(att) is None:
+        odds = "a gamble: you do not know your own card yet"
+    if dst in r.my_thrones:
+        return f"an intruder on your throne must go ({odds})"
+    if dst in r.enemy_thrones:
+        return f"winning takes an enemy throne ({odds})"
+    return odds
+
+
+__all__ = ["choose", "explain"]
 
 
 # -- search hooks -----------------------------------------------------------------------------

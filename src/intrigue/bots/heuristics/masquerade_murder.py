@@ -135,6 +135,26 @@ def _neighbours(rows: tuple[str, ...]) -> dict[str, set[str]]:
     }
 
 
+# -- reasons, for people (the hints of a First game: intrigue.bots.advice) ---------------------
+def explain(view: dict[str, Any], legal: list[Action], action: Action) -> str | None:
+    """Why `choose` picked ``action``, in a phrase for people (None: no clear reason)."""
+    if action.verb == "target":
+        score = suspicion(view).get(action.args[0], 0.0)  # type: ignore[call-overload]
+        if score > 0:
+            return "your results so far point to this seat"
+        return None  # no evidence yet: any seat is as good a guess
+    if action.verb == "draw":
+        return "the Joker and the late slots let you sit next to a target already seated"
+    me = view["you"]
+    target = me["target"]
+    cell = view["table"][target]["cell"] if target is not None else None
+    if cell is not None and action.args[0] in _neighbours(tuple(view["board"]["rows"]))[cell]:
+        return "it puts you next to your target"
+    if action.verb == "place":
+        return "a seat with free places around it, so your target can still sit beside you"
+    return None
+
+
 # -- search hooks -----------------------------------------------------------------------------
 def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
     """`choose` for ``seat`` in a determinization, read straight from the state (the same

@@ -34,6 +34,7 @@ from intrigue.games.project_assassination.board import (
     GRENADE_DAMAGE,
     HEAL_POINTS,
     MAX_HP,
+    NAMES,
     NEIGHBOURS,
     RAYS,
     SHOTGUN,
@@ -460,6 +461,89 @@ def _place(table: Table, legal: list[Action]) -> Action:
         return manhattan(cell, table.pos) * 0.7 - manhattan(cell, table.rival_pos)
 
     return max(legal, key=score)
+
+
+# -- reasons, for people (the hints of a First game: intrigue.bots.advice) ---------------------
+PROMPT_REASONS = {
+    "replace": "the new weapon is better than the one it replaces",
+    "decline": "the weapons you hold are better than the new one",
+    "attach": "it goes on your best weapon",
+    "loot": "it is the card you need least",
+    "cage": "a caged enemy cannot be shot: this is the one your rival is best placed to kill",
+    "grenade": "the blast hurts the most of what you want hurt, and not you",
+    "teleport": "the enemies hurt least there",
+}
+
+
+def explain(view: dict[str, Any], legal: list[Action], action: Action) -> str | None:
+    """Why `choose` picked ``action``, in a phrase for people (None: no clear reason)."""
+    table = Table(view)
+    verb = action.verb
+    if view["phase"] == "placement":
+        return "it puts the enemy in your rival's way and far from you"
+    if view["phase"] == "choice":
+        return PROMPT_REASONS.get(verb)
+    if verb == "draw":
+        if action.args[0] == "collectible":
+            return "weapons and boots are what win, and Collectibles are where they are"
+        return "an Item is worth having while nothing better is on offer"
+    if verb == "ambush":
+        return "an Ambush is best played at once"
+    if verb == "cover":
+        return "your best move ends in an enemy's range: Cover takes the damage away"
+    if verb == "shoot":
+        return _shot_reason(table, action)
+    if verb == "move":
+        return _move_reason(table, CELL[action.args[0]])
+    if verb == "end":
+        return "no move here is worth more than where you stand"
+    return None
+
+
+def _shot_reason(table: Table, action: Action) -> str:
+    slot, aim = action.args
+    weapon = _weapon(table, slot)
+    damage = WEAPON_STATS[weapon["kind"]].damage + weapon["muzzle"]
+    for cell in table.hits(table.pos, weapon, aim):
+        if cell == table.rival_pos:
+            if damage >= table.their["hp"]:
+                return "it kills your rival"
+            return "a hit on your rival is worth 1 VP"
+    for cell in table.hits(table.pos, weapon, aim):
+        e = table.enemies.get(cell)
+        if e is not None and not e["caged"]:
+            worth = ENEMY_STATS[e["kind"]].vp
+            if damage >= e["hp"]:
+                return f"it kills the {e['kind']}: {worth} VP"
+            return f"it wounds the {e['kind']} ({worth} VP when killed)"
+    return "it is the best shot you have"
+
+
+def _move_reason(table: Table, cell: int) -> str:
+    to = table.arrive(cell)
+    safe = "" if table.danger(to) else ", out of the enemies' range"
+    if cell == table.my_point:
+        return "it collects the cards on your rendezvous point"
+    card = table.loose.get(to)
+    if card is not None:
+        return f"it picks up the {card.replace('_', ' ')}{safe}"
+    goals = table.goals()
+    costs = table.costs(to)
+    reachable = [(value * DISCOUNT ** costs[g], g) for g, value in goals.items() if costs[g] < WIN]
+    if not reachable:
+        return f"it is the best square within reach{safe}"
+    _, goal = max(reachable)
+    return f"it heads for {_goal_words(table, goal)}{safe}"
+
+
+def _goal_words(table: Table, goal: int) -> str:
+    if goal in table.loose:
+        return f"the {table.loose[goal].replace('_', ' ')} lying on {NAMES[goal].upper()}"
+    if goal == table.my_point:
+        return "your rendezvous point and its cards"
+    if goal in HEAL_POINTS and table.hp <= MAX_HP - 3:
+        return "a heal point"
+    return "a square from which you can shoot"
 
 
 # -- search hooks -----------------------------------------------------------------------------

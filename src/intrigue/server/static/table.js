@@ -12,6 +12,7 @@ import { createRematch } from "./rematch.js";
 import { forgetSeats, rememberSeat } from "./seats.js";
 import { createDevices, seatKey } from "./devices.js";
 import { createZoom } from "./zoom.js";
+import { createHints } from "./hints.js";
 
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the end, and this "
@@ -36,6 +37,9 @@ const rematch = createRematch($("rematch"), (message) => {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 });
 const clock = createClock($("clock"), (message) => { // countdowns, stand-ins, votes
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+});
+const hints = createHints($("hints"), (message) => { // a First game's hint line
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 });
 let retryDelay = 500;
@@ -186,6 +190,7 @@ function render() {
   r.players($("players"), view, game.table);
   renderLog();
   renderRecent();
+  hints.render(view, game.legal, game.pending); // after the moves and the board are drawn
 }
 
 function leave() {
@@ -219,6 +224,8 @@ function receive(message) {
   if (message.type === "chat" || message.about === "chat") return chat.receive(message);
   if (message.type === "sync") chat.sync(message);
   if (message.type === "sync") showCustomDeal(message.custom_deal);
+  if (message.type === "hint" || message.type === "hints") return hints.receive(message);
+  if (message.type === "sync") hints.receive(message);
   if (message.type === "error") {
     game.pending = false;
     $("error").textContent = message.message;
