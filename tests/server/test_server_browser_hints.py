@@ -7,7 +7,7 @@ to move at a time, so the seat's turn comes back after the bot's. Every wait is 
 
 from __future__ import annotations
 
-from server_driver import TIMEOUT, ThreadServer
+from server_driver import TIMEOUT, ThreadServer, wait_until
 
 from intrigue.bots import make_bot
 from intrigue.bots.advice import ADVICE_SEED
@@ -60,6 +60,7 @@ def test_first_game_shows_a_hint_highlights_its_move_and_can_be_switched_off(bro
             hinted.click()
             page.wait_for_function(HINT_SHOWN, arg=step, timeout=WAIT)
         page.locator("#show-hints").uncheck()
+        wait_until(lambda: 0 in table.hints.off, "the server to hear that hints are off")
         page.wait_for_function(
             "() => document.getElementById('hint-line').hidden"
             " && !document.querySelector('.hinted')",
@@ -72,6 +73,6 @@ def test_first_game_shows_a_hint_highlights_its_move_and_can_be_switched_off(bro
             " && document.querySelector('button.hinted') !== null",
             timeout=WAIT,
         )
-        assert not table.hints.off
+        wait_until(lambda: not table.hints.off, "the server to hear that hints are on again")
     finally:
         page.close()

@@ -43,8 +43,8 @@ async function fill() {
     const button = el("button", { type: "button", class: "first-game", "data-game": game.id },
       `First game: ${game.name}`);
     button.addEventListener("click", () => start(game, button));
-    return el("li", {}, button, el("small", { class: "muted",
-      text: ` you and ${players - 1} easy bot${players > 2 ? "s" : ""}` }));
+    return el("li", {}, button, el("br"), el("small", { class: "muted",
+      text: `you and ${players - 1} easy bot${players > 2 ? "s" : ""}` }));
   }));
 }
 
