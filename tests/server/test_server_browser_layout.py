@@ -1,7 +1,7 @@
 """Boards readable at every size (issue 17), in a real browser (Debian's Chromium driven by
 Playwright): on a phone every game's seat page shows the prompt and the board on its first
-screen, the prompt stays at the top while the page scrolls, and nothing is wider than the
-screen; zooming the dense boards (the Shadows map, the four-player Ball) makes their
+screen, the prompt stays at the top while the page scrolls, nothing is wider than the
+screen and its buttons are at least 40 px each way; zooming the dense boards (the Shadows map, the four-player Ball) makes their
 highlights big enough to tap, inside the board's own box, and they still play by click; at
 1280 px every board's labels are at least 11 px and the side tables are whole.
 `make test` installs /usr/bin/chromium.
@@ -25,6 +25,15 @@ GAMES = [
     ("shadows-over-japan", 3, 2),
 ]
 IDS = [f"{game}-{players}p" for game, players, _ in GAMES]
+
+
+# Buttons, lists and fields a thumb taps on the page (the board's own are zoomed, below).
+SMALL_TARGETS_JS = """() => [...document.querySelectorAll(
+    'main :is(button, summary, select, input:not([type=checkbox]))')].flatMap(b => {
+  const r = b.getBoundingClientRect();
+  if (!r.width || !r.height || Math.min(r.width, r.height) >= 40) return [];
+  return [`${b.tagName} ${b.textContent.trim().slice(0, 30)}: ${r.width}x${r.height}`];
+})"""
 
 
 def open_mid_game(context: Any, web_server: Any, game: str, players: int, moves: int) -> Any:
@@ -71,6 +80,7 @@ def test_a_phone_shows_the_prompt_and_the_board_first_and_keeps_the_prompt(
         assert panel["y"] - (prompt["y"] + prompt["height"]) < 16, (prompt, panel)
         assert board["y"] + 100 <= PHONE["height"], board
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.evaluate(SMALL_TARGETS_JS) == []
 
         # Scrolled well down the page, the prompt is still at the top of the screen.
         page.evaluate("window.scrollTo(0, 700)")
