@@ -37,6 +37,9 @@ def test_the_replay_page_steps_through_a_finished_game(browser, web_server):
         assert page.locator(".seat-secrets").count() == 5
         assert page.locator("svg.board").count() == 1
         assert "Constable" in page.inner_text("#private")
+        # The board zooms as on the table page, and stays zoomed from step to step.
+        page.click("#zoom button.zoom-in")
+        page.wait_for_function("document.getElementById('board').dataset.zoom === '1.5'")
 
         page.click("#replay-next")
         shown(page, 1, "all")
@@ -48,6 +51,7 @@ def test_the_replay_page_steps_through_a_finished_game(browser, web_server):
         shown(page, 0, "all")
         page.keyboard.press("ArrowRight")
         shown(page, 1, "all")
+        assert page.get_attribute("#board", "data-zoom") == "1.5"
 
         # Seat 1's eyes: its own role only, and seat 0's target stays unknown.
         page.select_option("#replay-seat", "1")

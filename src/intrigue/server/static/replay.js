@@ -6,6 +6,7 @@
 import { cap, el, eventWords, gameOverText } from "./dom.js";
 import { setRecent } from "./recent.js";
 import { rendererFor } from "./renderers.js";
+import { createZoom } from "./zoom.js";
 
 const ALL = "all";
 const MAX_CACHED_STEPS = 600;
@@ -219,4 +220,5 @@ async function start() {
   await show(params.get("step") ?? 0, perspective);
 }
 
+createZoom($("board"), $("zoom")); // the same zoom and pan as the table page
 start();
