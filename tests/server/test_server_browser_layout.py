@@ -1,10 +1,10 @@
 """Boards readable at every size (issue 17), in a real browser (Debian's Chromium driven by
 Playwright): on a phone every game's seat page shows the prompt and the board on its first
-screen, the prompt stays at the top while the page scrolls, nothing is wider than the
-screen and its buttons are at least 40 px each way; zooming the dense boards (the Shadows map, the four-player Ball) makes their
-highlights big enough to tap, inside the board's own box, and they still play by click; at
-1280 px every board's labels are at least 11 px and the side tables are whole.
-`make test` installs /usr/bin/chromium.
+screen, the prompt stays at the top while the page scrolls, nothing is wider than the screen
+and its buttons are at least 40 px each way; zooming the dense boards (the Shadows map, the
+four-player Ball) makes their highlights big enough to tap, inside the board's own box, and
+they still play by click; at 1280 px every board's labels are at least 11 px and the side
+tables are whole. `make test` installs /usr/bin/chromium.
 """
 
 from __future__ import annotations
