@@ -13,6 +13,7 @@ import { forgetSeats, rememberSeat } from "./seats.js";
 import { createDevices, seatKey } from "./devices.js";
 import { createZoom } from "./zoom.js";
 import { createHints } from "./hints.js";
+import { createAlerts } from "./alerts.js";
 
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 const LEAVE_QUESTION = "Leave this table for good? A bot plays your seat to the end, and this "
@@ -42,6 +43,7 @@ const clock = createClock($("clock"), (message) => { // countdowns, stand-ins, v
 const hints = createHints($("hints"), (message) => { // a First game's hint line
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 });
+const alerts = createAlerts($("turn-alerts")); // a sound and a notification on your turn
 let retryDelay = 500;
 
 function renderer() {
@@ -181,6 +183,7 @@ function render() {
   $("leave-box").hidden = view.seat === null || view.is_over || game.left;
   $("away-rule").hidden = $("leave-box").hidden;
   $("away-rule").textContent = `Away for a while? ${awayRule(clock.clocked())}`;
+  alerts.show(!$("leave-box").hidden); // a seat in a game still on
   $("replay-link").hidden = !view.is_over; // a finished game offers its replay
   $("replay-link").href = `/table/${encodeURIComponent(tableId)}/replay`;
   renderActions(r);
@@ -245,6 +248,10 @@ function receive(message) {
   if (message.type === "sync" || message.accepted) game.pending = false;
   render();
   autoPass();
+  // After autoPass: a turn the page passes by itself calls for no one.
+  const name = game.table?.name ?? "intrigue";
+  alerts.turn(turnState(game.view), { title: `Your turn — ${name}`, body: $("prompt").textContent,
+    tag: `intrigue-turn-${tableId}` });
 }
 
 // This page asks for patches: an update carries only the top-level keys of the view that
