@@ -5,7 +5,8 @@ The page's own code runs; an init script only records what it does: each `new No
 (passed on to the browser's real one), each start of a Web Audio oscillator and each
 `window.focus()`. The games are
 two-player Masquerade Balls where seat 1 plays first (a custom deal): the test drives seat 1
-over a raw WebSocket, so the turn comes back to the page's seat 0 when the test says so.
+over a raw WebSocket, so the turn comes back to the page's seat 0 when the test says so. The
+lobby's *Your tables*, open meanwhile, shows that turn without a reload.
 """
 
 from __future__ import annotations
@@ -228,3 +229,25 @@ def test_nothing_when_both_are_off(browser, web_server):
         end_turn(other)
         page.wait_for_function(TURN, arg="yours", timeout=TIMEOUT * 1000)
         assert page.evaluate(NOTES) == [] and page.evaluate("window.__tones") == 0
+
+
+def test_your_tables_in_an_open_lobby_show_the_turn_that_comes_without_a_reload(
+    browser, web_server
+):
+    with against_seat_1(browser, web_server) as (seat_page, other):
+        table_id = seat_page.evaluate("location.pathname.split('/').pop()")
+        lobby = seat_page.context.new_page()
+        seat_page.close()  # the lobby alone now, remembering the seat this browser opened
+        lobby.goto(f"{web_server.url}/")
+        row = f'#my-tables tr[data-table="{table_id}"]'
+        lobby.wait_for_selector(f'{row}[data-your-turn="no"]', timeout=TIMEOUT * 1000)
+        assert lobby.title() == "intrigue — lobby"
+        assert lobby.get_attribute('link[rel="icon"]', "href") == "/static/favicon.svg"
+        lobby.evaluate("window.__same_page = true")
+
+        end_turn(other)
+        lobby.wait_for_selector(f'{row}[data-your-turn="yes"]', timeout=TIMEOUT * 1000)
+        assert "your turn" in lobby.inner_text(row)
+        assert lobby.title() == "(●) Your turn — intrigue"
+        assert lobby.get_attribute('link[rel="icon"]', "href") == "/static/favicon-turn.svg"
+        assert lobby.evaluate("window.__same_page") is True  # no reload

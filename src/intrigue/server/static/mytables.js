@@ -1,10 +1,15 @@
 // The lobby's "Your tables": the seat links this browser holds (seats.js), asked about in one
 // POST /api/my-tables with the tokens in the body. The server answers with public facts and
 // whether each seat is to move, your turn first; the open tables to watch follow below.
+// It asks again every second while the lobby is looked at, at once when it is looked at again
+// (the tab shown, the window focused), and every few seconds in the background, where the tab's
+// title and icon say when one of your tables awaits you (docs/server.md, "Your tables").
 import { el } from "./dom.js";
 import { SEATS_CHANGED, forgetSeats, savedSeats } from "./seats.js";
 
-const REFRESH_MS = 5000;
+const LOOKED_AT_MS = 1000; // a turn that comes shows within about a second
+const BACKGROUND_MS = 5000; // browsers slow background timers down anyway
+const LOBBY_TITLE = document.title;
 const $ = (id) => document.getElementById(id);
 
 function statusText(table) {
@@ -28,10 +33,30 @@ function row(table, saved) {
       title: "forget this seat link in this browser" }, "forget")));
 }
 
-async function refresh() {
+// The lobby's tab, like a table's, says when it is your turn somewhere.
+function renderTitle(waiting) {
+  const tables = waiting > 1 ? ` at ${waiting} tables` : "";
+  document.title = waiting ? `(●) Your turn${tables} — intrigue` : LOBBY_TITLE;
+  const icon = document.querySelector('link[rel="icon"]');
+  const href = `/static/${waiting ? "favicon-turn.svg" : "favicon.svg"}`;
+  if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+}
+
+let drawn = null; // what the rows show: they are drawn again only when it changes (the focus stays)
+
+function show(tables, seats) {
+  const now = JSON.stringify(tables.map((t) => [t, seats[t.index].token, seats[t.index].opened]));
+  renderTitle(tables.filter((t) => t.your_turn).length);
+  $("your-tables").hidden = tables.length === 0;
+  if (now === drawn) return;
+  drawn = now;
+  document.querySelector("#my-tables tbody").replaceChildren(...tables.map((t) => row(t, seats[t.index])));
+}
+
+async function update() {
   const seats = savedSeats();
   if (!seats.length) {
-    $("your-tables").hidden = true;
+    show([], seats);
     return;
   }
   const response = await fetch("/api/my-tables", {
@@ -43,11 +68,34 @@ async function refresh() {
   const { tables, unknown } = await response.json();
   // Links the server does not know (a reset database) would never work again.
   forgetSeats(unknown.map((i) => seats[i].token));
-  document.querySelector("#my-tables tbody").replaceChildren(...tables.map((t) => row(t, seats[t.index])));
-  $("your-tables").hidden = tables.length === 0;
+  show(tables, seats);
+}
+
+// One request at a time: a refresh asked for meanwhile runs when the current one is done.
+let timer = null;
+let busy = false;
+let again = false;
+
+async function refresh() {
+  if (busy) {
+    again = true;
+    return;
+  }
+  busy = true;
+  clearTimeout(timer);
+  try {
+    await update();
+  } finally {
+    busy = false;
+    timer = setTimeout(refresh, again ? 0 : document.hidden ? BACKGROUND_MS : LOOKED_AT_MS);
+    again = false;
+  }
 }
 
 window.addEventListener(SEATS_CHANGED, refresh);
 window.addEventListener("storage", refresh); // another tab opened or created a seat
+window.addEventListener("focus", refresh);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) refresh();
+});
 refresh();
-setInterval(refresh, REFRESH_MS);
