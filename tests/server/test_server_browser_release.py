@@ -40,16 +40,20 @@ def test_the_release_window_passes_by_itself_when_the_setting_says_so(browser, w
             if page.is_checked("#skip-releases") != skip:
                 page.click("#skip-releases")  # kept in this browser for the next page too
             _play(page, "inspect c3", "move c3 c4", "end")
-            state = web_server.hub.tables[table["id"]].state
+            live = web_server.hub.tables[table["id"]]
             if skip:
+                # Each move publishes a new state: read the table's latest one every time (a
+                # state read once, right after "end", stays in the release window for good).
                 deadline = time.monotonic() + TIMEOUT
-                while state.phase == "release" and time.monotonic() < deadline:
+                while live.state.phase == "release" and time.monotonic() < deadline:
                     time.sleep(0.05)
+                state = live.state
                 assert [str(a) for s, a in state.history][-1] == "pass"
                 assert state.to_move == (1,)
             else:
                 page.wait_for_function("document.body.dataset.turn === 'yours'")
                 time.sleep(0.5)  # a page that passed by itself would have done so by now
+                state = live.state
                 assert state.phase == "release" and state.to_move == (0,)
                 assert page.locator('button[data-action="release 0"]').count() == 1
             page.close()
