@@ -27,9 +27,11 @@ GAMES = [
 IDS = [f"{game}-{players}p" for game, players, _ in GAMES]
 
 
-# Buttons, lists and fields a thumb taps on the page (the board's own are zoomed, below).
+# Buttons, lists, fields and checkboxes' labels a thumb taps on the page (the board's own are
+# zoomed, below).
 SMALL_TARGETS_JS = """() => [...document.querySelectorAll(
-    'main :is(button, summary, select, input:not([type=checkbox]))')].flatMap(b => {
+    'main :is(button, summary, select, input:not([type=checkbox]), label:has(> [type=checkbox]))')]
+  .flatMap(b => {
   const r = b.getBoundingClientRect();
   if (!r.width || !r.height || Math.min(r.width, r.height) >= 40) return [];
   return [`${b.tagName} ${b.textContent.trim().slice(0, 30)}: ${r.width}x${r.height}`];
