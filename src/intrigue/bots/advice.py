@@ -13,7 +13,6 @@ has no clear one; the hint then names the move only.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,10 +42,3 @@ def advise(view: dict[str, Any], legal: list[Action]) -> Advice:
         except Exception:  # a reason is a nicety: a failing one must not cost the hint
             reason = None
     return Advice(action, reason or None)
-
-
-def timed_advice(view: dict[str, Any], legal: list[Action]) -> tuple[Advice, float]:
-    """`advise`, and the CPU seconds it took (for a worker process, which charges a table)."""
-    start = time.process_time()
-    advice = advise(view, legal)
-    return advice, time.process_time() - start
