@@ -45,10 +45,12 @@ _FACTORIES: dict[str, BotFactory | str] = {
     "random": "intrigue.bots.random_bot:RandomBot",
     "heuristic": "intrigue.bots.heuristic:HeuristicBot",
     "ismcts": "intrigue.bots.ismcts:ISMCTSBot",
+    # hard's search with an evaluation trained by self-play (bench/train_expert.py).
+    "expert": "intrigue.bots.expert:ExpertBot",
     # Restricted play for the balance lab: another bot that never (or always) takes a kind.
     "restricted": "intrigue.bots.restricted:RestrictedBot",
 }
-# Strength levels offered to players: easy, medium and hard.
+# Strength levels offered to players: easy, medium, hard (and expert, registered by name).
 _ALIASES: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
 
 

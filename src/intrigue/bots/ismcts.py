@@ -129,6 +129,7 @@ class ISMCTSBot:
         self.contempt = contempt
         self.rollout_limit = rollout_limit
         self.last_iterations = 0
+        self.last_value: float | None = None
 
     def __repr__(self) -> str:
         return (
@@ -151,7 +152,7 @@ class ISMCTSBot:
             raise ValueError("ISMCTS needs a sampler of determinizations for its seat")
         # The C-coded generator: rollouts draw hundreds of numbers per iteration.
         search_rng = random.Random(rng.randrange(1 << 62))
-        search = _Search(self, search_hooks(view["game"]), view["seat"], search_rng)
+        search = _Search(self, self.hooks(view["game"]), view["seat"], search_rng)
         default = None
         if search.margin > 0:
             policy = policy_for(view["game"])
@@ -169,7 +170,15 @@ class ISMCTSBot:
                 search.iterate(_fresh_copy(sample, search_rng))
             done += 1
         self.last_iterations = done
-        return search.decide(legal_actions, default)
+        action = search.decide(legal_actions, default)
+        chosen = search.root.children.get(action)
+        # The search's estimate of the move played, in [0, 1] (training targets read it).
+        self.last_value = chosen.total / chosen.visits if chosen and chosen.visits else None
+        return action
+
+    def hooks(self, game_id: str) -> SearchHooks:
+        """What the search knows of the game (the `expert` level swaps the evaluation)."""
+        return search_hooks(game_id)
 
 
 def _fresh_copy(sample: State, rng: random.Random) -> State:
