@@ -6,6 +6,7 @@ const SEAT_KINDS = [
   ["easy", "Bot: easy"],
   ["medium", "Bot: medium"],
   ["hard", "Bot: hard"],
+  ["expert", "Bot: expert"],
 ];
 
 const $ = (id) => document.getElementById(id);

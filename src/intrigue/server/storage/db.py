@@ -131,7 +131,7 @@ class MessageRow(Base):
 class SeatRecord:
     seat: int
     kind: str  # HUMAN or BOT
-    bot: str | None = None  # the bot level (easy, medium, hard) for bot seats
+    bot: str | None = None  # the bot level (easy, medium, hard, expert) for bot seats
     token_hash: str | None = None  # sha256 hex of the seat link's token, for human seats
     standin: str | None = None  # bot level standing in for a human seat's absent player
 

@@ -10,7 +10,7 @@ import hashlib
 
 from ..storage.db import BOT, HUMAN, SeatRecord
 
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
 SEAT_KINDS = (HUMAN, *BOT_LEVELS)
 
 
