@@ -15,7 +15,9 @@ Each round:
    result;
 3. fits the model (`intrigue.bots.expert.ValueModel`: the logistic features plus ``--hidden``
    tanh units) on every round's samples so far, minimising cross-entropy with soft targets by
-   full-batch Adam, from the current weights; the last tenth of the games is held out;
+   full-batch Adam, from the current weights, for each number of hidden units and penalty
+   listed; the last quarter of the games is held out and the fit with the lowest held-out
+   loss is the candidate;
 4. plays ``--match`` games of the candidate against the current model (seats swapped game by
    game, same iterations) and keeps the candidate if it scores at least one half.
 
@@ -130,9 +132,27 @@ def match(game_id: str, a: ValueModel, b: ValueModel, games: int, seed: int, arg
 
 def command(args: argparse.Namespace) -> str:
     """The command line that reproduces this run, every setting spelled out."""
-    options = {k: v for k, v in vars(args).items() if k != "out"}
+    options = {k: v for k, v in vars(args).items() if k not in ("out", "samples")}
     flags = " ".join(f"--{k} {v}" for k, v in options.items())
     return f"nice -n 19 .venv/bin/python bench/train_expert.py {flags}"
+
+
+def save(args: argparse.Namespace, history: list[Any], model: ValueModel, cpu: float) -> None:
+    """Write the weights file: the model with the command, seed, settings and rounds."""
+    out = weights_path(args.game) if args.out is None else args.out
+    payload = {
+        "game": args.game,
+        "command": command(args),
+        "seed": args.seed,
+        "settings": {k: v for k, v in vars(args).items() if k not in ("game", "out", "samples")},
+        "rounds": history,
+        "cpu_seconds": round(cpu, 1),
+        "model": model.to_json(),
+    }
+    with open(out, "w") as handle:
+        json.dump(payload, handle, indent=1)
+        handle.write("\n")
+    print(f"wrote {out}", flush=True)
 
 
 def main() -> None:
@@ -144,11 +164,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="self-play games per round")
     parser.add_argument("--iterations", type=int, default=100, help="search per decision")
     parser.add_argument("--mix", type=float, default=0.5, help="search value's share of a target")
-    parser.add_argument("--hidden", type=int, default=8)
-    parser.add_argument("--l2", type=float, default=1e-3)
+    parser.add_argument("--hidden", default="0,4,8", help="hidden units to try, comma-separated")
+    parser.add_argument("--l2", default="0.001,0.01,0.1", help="penalties to try")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--match", type=int, default=20, help="games of candidate vs current")
     parser.add_argument("--out", default=None, help="default: the package's weights file")
+    parser.add_argument("--samples", default=None, help="also save the samples here (.npz)")
     args = parser.parse_args()
     module = feature_module(args.game)
     if module is None:
@@ -163,10 +184,19 @@ def main() -> None:
             games.append(
                 self_play(args.game, current, base + i, args.players, args.iterations, args.mix)
             )
-        cut = len(games) - max(1, len(games) // 10)
+            cpu = time.process_time() - started
+            print(f"round {round_} game {i}: {len(games[-1][1])} rows, {cpu:.0f} s", flush=True)
+        cut = len(games) - max(1, len(games) // 4)
         x, y = stack(games[:cut])
         hx, hy = stack(games[cut:])
-        candidate = fit(current, x, y, args.hidden, args.l2, args.steps, base)
+        if args.samples:
+            np.savez_compressed(args.samples, x=x, y=y, hx=hx, hy=hy)
+        fits = [
+            fit(current, x, y, int(h), float(l2), args.steps, base)
+            for h in args.hidden.split(",")
+            for l2 in args.l2.split(",")
+        ]
+        candidate = min(fits, key=lambda m: held_out_loss(m, hx, hy))
         score = match(args.game, candidate, current, args.match, base + 5000, args)
         record = {
             "round": round_,
@@ -174,6 +204,8 @@ def main() -> None:
             "held_out": len(hy),
             "held_out_loss_current": round(held_out_loss(current, hx, hy), 4),
             "held_out_loss_candidate": round(held_out_loss(candidate, hx, hy), 4),
+            "held_out_loss_constant": round(log_loss(np.full_like(hy, y.mean()), hy), 4),
+            "candidate_hidden": len(candidate.out),
             "match_games": args.match,
             "candidate_score": score,
             "kept": score >= 0.5,
@@ -183,20 +215,7 @@ def main() -> None:
         history.append(record)
         if score >= 0.5:
             current = candidate
-    out = weights_path(args.game) if args.out is None else args.out
-    payload = {
-        "game": args.game,
-        "command": command(args),
-        "seed": args.seed,
-        "settings": {k: v for k, v in vars(args).items() if k not in ("game", "out")},
-        "rounds": history,
-        "cpu_seconds": round(time.process_time() - started, 1),
-        "model": current.to_json(),
-    }
-    with open(out, "w") as handle:
-        json.dump(payload, handle, indent=1)
-        handle.write("\n")
-    print(f"wrote {out}")
+        save(args, history, current, time.process_time() - started)  # a checkpoint each round
 
 
 if __name__ == "__main__":
