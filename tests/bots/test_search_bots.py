@@ -32,9 +32,9 @@ def mid_game(seed: int, steps: int) -> State:
     return advance(GAME.new(seed=seed, max_turns=8), steps, seed)
 
 
-@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
-def test_strength_levels_name_the_three_bots(name):
-    expected = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}[name]
+@pytest.mark.parametrize("name", ["easy", "medium", "hard", "expert"])
+def test_strength_levels_name_their_bots(name):
+    expected = {"easy": "random", "medium": "heuristic", "hard": "ismcts", "expert": "expert"}[name]
     assert make_bot(name).name == expected
 
 

@@ -158,6 +158,7 @@ def test_project_assassination_features_see_a_vp_lead() -> None:
     assert pa_features(state, 0)[0] == 6 == -pa_features(state, 1)[0]
 
 
+@pytest.mark.parametrize("level", ["hard", "expert"])
 @pytest.mark.parametrize(
     ("game_id", "players", "steps"),
     [
@@ -168,14 +169,15 @@ def test_project_assassination_features_see_a_vp_lead() -> None:
     ],
 )
 def test_guided_search_is_blind_to_hidden_information(
-    game_id: str, players: int, steps: int
+    game_id: str, players: int, steps: int, level: str
 ) -> None:
-    """Scrambling what the seat cannot see changes neither its view nor the decision."""
+    """Scrambling what the seat cannot see changes neither its view nor the decision (both
+    search levels; `expert` with its trained evaluation where the game ships one)."""
     state = positions(game_id, 7, players)[steps]
     seat = state.to_move[0]
     scrambled = state.determinize(seat, Rng(99))
     assert scrambled.view(seat) == state.view(seat)
-    bot = ISMCTSBot(iterations=30)
+    bot = make_bot(f"{level}:iterations=30")
     real = bot_move(bot, state, seat, Rng(4))
     assert real == bot_move(bot, scrambled, seat, Rng(4))
     assert real in state.legal_actions(seat)
