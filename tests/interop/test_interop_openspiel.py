@@ -294,3 +294,35 @@ def test_the_history_tensor_has_perfect_recall_and_leaks_nothing(game_id, player
                 assert sample.information_state_tensor(player) == tensor
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert all(len(strings) == 1 for strings in tensors.values())
+
+
+@pytest.mark.parametrize("history", [False, True])
+@pytest.mark.parametrize("game_id", game_ids())
+def test_python_side_tensors_and_legal_actions_equal_pyspiels(game_id, history):
+    # The state answers these from Python (rl_environment's hot path); pyspiel's own methods
+    # go through C++ and the game's observers. Both must agree at every node, chance and
+    # terminal ones included, and refuse the same calls.
+    game = _load(game_id, None, infostate_history=history)
+    players = game.num_players()
+    base = pyspiel.State
+    for seed in range(2):
+        state = game.new_initial_state()
+        rng = np.random.RandomState(seed)
+        while True:
+            for p in [*range(players), None]:
+                args = () if p is None else (p,)
+                assert state.legal_actions(*args) == base.legal_actions(state, *args)
+                if p is None:
+                    continue
+                assert state.information_state_tensor(p) == base.information_state_tensor(state, p)
+                assert state.observation_tensor(p) == base.observation_tensor(state, p)
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        for call in ("information_state_tensor", "observation_tensor"):
+            with pytest.raises(pyspiel.SpielError):
+                getattr(state, call)()  # terminal: no current player
+            with pytest.raises(pyspiel.SpielError):
+                getattr(state, call)(players)
+        with pytest.raises(pyspiel.SpielError):
+            _deal(game.new_initial_state(), 0).legal_actions(-1)

@@ -238,3 +238,62 @@ def test_bad_options_fail_at_construction():
         raw_env("masquerade-murder", board="hexagon")
     with pytest.raises(intrigue.InvalidOption):
         raw_env("masquerade-ball", players=5)
+
+
+def _classic_stack(raw):
+    """PettingZoo's three classic wrappers, as `wrap` fuses them."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1.0)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+def _outcome(call):
+    """What a call returned or raised (as its type and message), for comparing two stacks."""
+    try:
+        result = call()
+    except (AssertionError, AttributeError) as error:
+        return type(error).__name__, str(error)
+    if isinstance(result, tuple):  # last(): observation dict, reward, flags, info
+        obs, *rest = result
+        return {k: v.tolist() for k, v in (obs or {}).items()}, rest
+    return result
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_fused_wrapper_behaves_as_the_three_classic_wrappers(game_id):
+    # Random play through both stacks: mostly legal moves, some illegal (ending the game with
+    # -1), some outside the space (refused), steps after the end and access before reset.
+    made = [_module(game_id).env(max_turns=short(game_id))]
+    made.append(_classic_stack(_module(game_id).raw_env(max_turns=short(game_id))))
+    assert str(made[0]) == str(made[1])
+    probes = [lambda e: e.agent_selection, lambda e: e.last(), lambda e: e.step(0)]
+    seen = [[_outcome(functools.partial(p, e)) for p in probes] for e in made]
+    assert seen[0] == seen[1]
+    rng = np.random.default_rng(7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for episode in range(4):
+            for e in made:
+                e.reset(seed=episode)
+            for _ in range(400):
+                seen = [_outcome(e.last) for e in made]
+                assert seen[0] == seen[1]
+                obs, rest = seen[0]
+                legal = np.flatnonzero(obs["action_mask"])
+                roll = rng.random()
+                if rest[1] or rest[2]:
+                    action = None
+                elif roll < 0.03 or not len(legal):
+                    action = int(rng.integers(made[0].unwrapped.game.num_actions))
+                elif roll < 0.05:
+                    action = -1
+                else:
+                    action = int(rng.choice(legal))
+                stepped = [_outcome(functools.partial(e.step, action)) for e in made]
+                assert stepped[0] == stepped[1]
+                state = [(e.agents, e.rewards, e._cumulative_rewards) for e in made]
+                assert state[0] == state[1]
+                if not made[0].agents:
+                    assert _outcome(lambda: made[0].step(None)) is None
+                    break

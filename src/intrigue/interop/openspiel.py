@@ -189,6 +189,12 @@ class IntrigueGame(pyspiel.Game):
         )
         super().__init__(game_type(game, spec.players), info, params)
         self.spec = spec
+        # The observers behind the states' Python-side tensor methods (see `IntrigueState`):
+        # OpenSpiel's information-state and default observation types.
+        self.tensor_observers = {
+            True: Observer(spec, pyspiel.IIGObservationType(perfect_recall=True), None),
+            False: Observer(spec, None, None),
+        }
 
     def new_initial_state(self) -> IntrigueState:
         return IntrigueState(self)
@@ -251,6 +257,41 @@ class IntrigueState(pyspiel.State):
         assert state is not None
         ids = state.game.action_table.ids
         return sorted(ids[a] for a in state.legal_actions(player))
+
+    # Python callers (rl_environment asks every player's tensor and legal actions at every
+    # step) reach these before pyspiel's methods, which answer the same from C++ but cost far
+    # more for a Python game: C++ sizes the tensor by building a new initial state and writing
+    # its tensor through the observer, copies every named piece, then converts the vector to
+    # a list; its legal_actions calls back into Python three or four times. C++ callers still
+    # use pyspiel's path, which gives the same values (tests compare both).
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(True, player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(False, player)
+
+    def _tensor(self, recall: bool, player: int | None) -> list[float]:
+        if player is None or not 0 <= player < self.num_players():  # pyspiel's answer: an error
+            base = (
+                pyspiel.State.information_state_tensor
+                if recall
+                else pyspiel.State.observation_tensor
+            )
+            return base(self) if player is None else base(self, player)
+        observer = self.get_game().tensor_observers[recall]
+        observer.set_from(self, player)
+        return observer.tensor.tolist()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        core = self._core
+        state = core.state
+        if state is None or core.replaying is not None or (player is not None and player < 0):
+            return super().legal_actions() if player is None else super().legal_actions(player)
+        if state.is_over or self.get_game().spec.cut_off(state):
+            return []
+        seat = state.to_move[0]
+        return self._legal_actions(seat) if player is None or player == seat else []
 
     def _apply_action(self, action: int) -> None:
         core = self._core
