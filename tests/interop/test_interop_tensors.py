@@ -10,7 +10,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from interop_support import CONFIG_IDS, CONFIGS, played_states, random_positions  # noqa: E402
+from interop_support import CONFIG_IDS, CONFIGS, played_states, random_positions, short  # noqa: E402
 
 import intrigue  # noqa: E402
 from intrigue.engine import Rng, game_ids  # noqa: E402
@@ -151,3 +151,21 @@ def test_layout_offsets_are_contiguous():
             offset += f.size
         assert offset == layout.size
         assert intrigue.load(game_id)  # the encoder's game exists
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_incremental_updates_equal_fresh_encodings(game_id, players):
+    """`Encoder.update` (sections encoded again only when their view parts changed, or copied
+    from another canvas's encoding of equal parts) gives every seat what a fresh encoding of
+    its view gives, whether its canvas is one step or many behind."""
+    enc = encoder(game_id)
+    rng = np.random.default_rng(5)
+    for seed in (1, 2):
+        canvases = {seat: enc.layout.canvas() for seat in [None, *range(players)]}
+        for state in played_states(game_id, players, seed=seed, max_turns=short(game_id) + 2):
+            for seat in rng.permutation(players + 1):
+                seat = None if seat == players else int(seat)
+                if rng.random() < 0.3:  # this seat is not asked now: its canvas falls behind
+                    continue
+                enc.update(canvases[seat], state.shared_view(seat))
+                assert np.array_equal(canvases[seat].data, enc.encode(state.view(seat)))

@@ -43,7 +43,13 @@ class ActionSpace(spaces.Discrete):
     """``Discrete`` over the game's action indices that does not count ``True`` as index 1."""
 
     def contains(self, x: Any) -> bool:
+        if x.__class__ is int:  # the common case, without gymnasium's general checks
+            return 0 <= x < self._size
         return not isinstance(x, (bool, np.bool_)) and super().contains(x)
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._size = n
 
 
 def env_name(game_id: str, version: int = 0) -> str:

@@ -90,11 +90,20 @@ class Canvas:
 class Section:
     """A part of an encoder: the view keys it reads, the fields it writes, and the function that
     writes them. Sections of an encoder write disjoint fields that together cover the layout,
-    so a view whose ``keys`` are unchanged leaves the section's fields as they were."""
+    so a view whose ``keys`` are unchanged leaves the section's fields as they were.
+
+    A section may also be written row by row, where each of its fields has one row per slot
+    (a province, a square, a player): ``rows(view)`` gives the view's row of each slot it
+    fills, ``fill_row(canvas, slot, row, view)`` writes one slot on zeros (``row`` None: the
+    view leaves the slot out) exactly as ``fill`` writes it. When only ``row_keys`` changed,
+    only the slots whose rows changed are written again."""
 
     keys: tuple[str, ...]
     fields: tuple[str, ...]
     fill: Callable[[Canvas, Mapping[str, Any]], None]
+    row_keys: tuple[str, ...] = ()
+    rows: Callable[[Mapping[str, Any]], dict[int, Any]] | None = None
+    fill_row: Callable[[Canvas, int, Any, Mapping[str, Any]], None] | None = None
 
 
 class Encoder:
@@ -121,9 +130,24 @@ class Encoder:
         self.sections = tuple(sections)
         self.public_action = public_action or _public
         self._spans = [
-            [(layout.offsets[n], layout.offsets[n] + _size(layout, n)) for n in section.fields]
+            _merged(
+                [(layout.offsets[n], layout.offsets[n] + _size(layout, n)) for n in section.fields]
+            )
             for section in self.sections
         ]
+        # Per row section, each field's (offset, row size): slot i is [offset + i * size, +size).
+        self._rows = [
+            [(layout.offsets[n], _size(layout, n) // _rows(layout, n)) for n in section.fields]
+            if section.rows is not None
+            else []
+            for section in self.sections
+        ]
+        # Each section's latest encoding, by any canvas: (its view parts, its values). Seats
+        # see most parts alike (OpenSpiel asks every seat's tensor at every step), so another
+        # seat's canvas copies them back instead of encoding the same parts again.
+        self._latest: list[tuple[tuple[Any, ...], list[np.ndarray]] | None] = [None] * len(
+            self.sections
+        )
         self._scratch: Canvas | None = None
 
     @property
@@ -140,31 +164,66 @@ class Encoder:
     def encode_into(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
         """Overwrite ``canvas`` (made from this encoder's layout) with ``view``'s encoding."""
         canvas.clear()
-        for section in self.sections:
+        for index, section in enumerate(self.sections):
             section.fill(canvas, view)
+            if section.rows is not None:
+                canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
 
     def update(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
         """`encode_into`, incrementally: ``canvas`` holds the encoding of the view it last
         encoded (of the same seat, usually one action earlier), and only the sections whose
-        view keys changed since are written again. Views are plain JSON, so comparing a part
-        (in C) costs far less than encoding it."""
+        view keys changed since are written again (of a row section, only the changed rows);
+        a section whose parts equal those of the encoder's latest encoding of it (for any
+        canvas) is copied from there. Views are plain JSON, so comparing a part (in C) costs
+        far less than encoding it."""
         before = canvas.memo.get("view")
         if before is None:
             self.encode_into(canvas, view)
             return
         data = canvas.data
-        for section, spans in zip(self.sections, self._spans, strict=True):
-            for key in section.keys:
-                old, new = before.get(key), view.get(key)
-                if old is not new and old != new:
-                    break
-            else:
+        latest = self._latest
+        for index, section in enumerate(self.sections):
+            changed = [
+                key
+                for key in section.keys
+                if (old := before.get(key)) is not (new := view.get(key)) and old != new
+            ]
+            if not changed:
                 continue
-            for start, stop in spans:
-                data[start:stop] = 0.0
-            section.fill(canvas, view)
+            if section.rows is not None and all(key in section.row_keys for key in changed):
+                self._update_rows(canvas, index, view)
+                continue
+            parts = tuple([view.get(key) for key in section.keys])
+            spans = self._spans[index]
+            known = latest[index]
+            if known is not None and known[0] == parts:
+                for (start, stop), values in zip(spans, known[1], strict=True):
+                    data[start:stop] = values
+            else:
+                for start, stop in spans:
+                    data[start:stop] = 0.0
+                section.fill(canvas, view)
+                latest[index] = (parts, [data[start:stop].copy() for start, stop in spans])
+            if section.rows is not None:
+                canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
+
+    def _update_rows(self, canvas: Canvas, index: int, view: Mapping[str, Any]) -> None:
+        """Write again the slots of row section ``index`` whose rows changed."""
+        section = self.sections[index]
+        assert section.rows is not None and section.fill_row is not None
+        old_rows, rows = canvas.memo[index], section.rows(view)
+        data = canvas.data
+        for slot in old_rows.keys() | rows.keys():
+            old, new = old_rows.get(slot), rows.get(slot)
+            if old is new or old == new:
+                continue
+            for offset, size in self._rows[index]:
+                start = offset + slot * size
+                data[start : start + size] = 0.0
+            section.fill_row(canvas, slot, new, view)
+        canvas.memo[index] = rows
 
 
 class History:
@@ -209,6 +268,22 @@ def _public(action: Any) -> Any:
     return action
 
 
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans in order, adjacent ones joined (fewer, larger copies)."""
+    out: list[tuple[int, int]] = []
+    for start, stop in sorted(spans):
+        if out and out[-1][1] == start:
+            out[-1] = (out[-1][0], stop)
+        else:
+            out.append((start, stop))
+    return out
+
+
+def _rows(layout: Layout, name: str) -> int:
+    """The number of rows (the first dimension) of field ``name``."""
+    return next(f.shape[0] for f in layout.fields if f.name == name)
+
+
 def _size(layout: Layout, name: str) -> int:
     return next(f.size for f in layout.fields if f.name == name)
 
@@ -244,15 +319,18 @@ def multi_hot(out: np.ndarray, vocab: Mapping[Any, int], values: Iterable[Any] |
 def counts(
     out: np.ndarray, vocab: Mapping[Any, int], values: Iterable[Any] | None, cap: float
 ) -> None:
-    """Count each vocabulary value in ``values``; divide by ``cap`` and clip."""
+    """Count each vocabulary value in ``values`` into ``out`` (zeros); divide by ``cap`` and clip.
+    (In Python: a numpy clip of a few values costs more than the counting.)"""
+    tally: dict[int, int] = {}
     for value in values or ():
         try:
             index = vocab.get(value)
         except TypeError:
             continue
         if index is not None:
-            out[index] += 1.0
-    np.clip(out / cap, 0.0, 1.0, out=out)
+            tally[index] = tally.get(index, 0) + 1
+    for index, n in tally.items():
+        out[index] = min(n / cap, 1.0)
 
 
 def seat_index(value: Any, seats: int) -> int | None:

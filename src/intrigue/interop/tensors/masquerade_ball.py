@@ -153,13 +153,29 @@ def _card_features(side: Any, up: Any, rank: Any, acting: Any, moved: Any, axis:
 
 def _fill_places(canvas: Canvas, view: Mapping[str, Any]) -> None:
     places = canvas["places"]
+    for i, card in _place_rows(view).items():
+        _card(places[i], card)
+
+
+def _place_rows(view: Mapping[str, Any]) -> dict[int, Any]:
+    """The card view on each place of the shared grid: the board's, then the ballroom's first
+    `BALL_SLOTS` (a later card on the same place wins)."""
+    rows = {}
     for name, card in (view.get("board") or {}).items():
         if (i := place_index(name)) is not None:
-            _card(places[i], card)
-    ballroom = view.get("ballroom") or []
-    for k, card in enumerate(ballroom[:BALL_SLOTS]):
-        _card(places[len(COURTS) * COURT_PLACES + k], card)
-    canvas["ball_overflow"][0] = scaled(len(ballroom) - BALL_SLOTS, 40)
+            rows[i] = card
+    for k, card in enumerate((view.get("ballroom") or [])[:BALL_SLOTS]):
+        rows[len(COURTS) * COURT_PLACES + k] = card
+    return rows
+
+
+def _fill_place(canvas: Canvas, i: int, card: Any, view: Mapping[str, Any]) -> None:
+    if card is not None:
+        _card(canvas["places"][i], card)
+
+
+def _fill_overflow(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    canvas["ball_overflow"][0] = scaled(len(view.get("ballroom") or []) - BALL_SLOTS, 40)
 
 
 def _fill_side(canvas: Canvas, side: Mapping[str, Any], me: int | None) -> None:
@@ -224,7 +240,15 @@ ENCODER = Encoder(
             ("phase", "turn", "side_to_play", "played"),
             _fill_header,
         ),
-        Section(("board", "ballroom"), ("places", "ball_overflow"), _fill_places),
+        Section(
+            ("board", "ballroom"),
+            ("places",),
+            _fill_places,
+            row_keys=("board", "ballroom"),
+            rows=_place_rows,
+            fill_row=_fill_place,
+        ),
+        Section(("ballroom",), ("ball_overflow",), _fill_overflow),
         Section(
             ("sides", "seat"),
             ("controller", "mine", *SIDE_FIELDS, "prisoners_of", "graveyard_of"),

@@ -123,9 +123,22 @@ def _fill_header(canvas: Canvas, view: Mapping[str, Any]) -> None:
 
 
 def _fill_players(canvas: Canvas, view: Mapping[str, Any]) -> None:
+    for s, player in _player_rows(view).items():
+        _fill_player(canvas, s, player)
+
+
+def _player_rows(view: Mapping[str, Any]) -> dict[int, Any]:
+    """Each player's view by seat (a later one of the same seat wins)."""
+    rows = {}
     for player in view.get("players") or []:
         if isinstance(player, Mapping) and (s := seat_index(player.get("seat"), SEATS)) is not None:
-            _fill_player(canvas, s, player)
+            rows[s] = player
+    return rows
+
+
+def _fill_player_row(canvas: Canvas, s: int, player: Any, view: Mapping[str, Any]) -> None:
+    if player is not None:
+        _fill_player(canvas, s, player)
 
 
 def _mark(out: np.ndarray, name: Any) -> None:
@@ -230,7 +243,14 @@ ENCODER = Encoder(
         common_section(SEATS),
         Section(("max_turns", "round", "turns", "phase", "first", "current"), HEADER, _fill_header),
         Section(("obstacles", "enemies", "loose"), BOARD, _fill_board),
-        Section(("players",), PLAYERS, _fill_players),
+        Section(
+            ("players",),
+            PLAYERS,
+            _fill_players,
+            row_keys=("players",),
+            rows=_player_rows,
+            fill_row=_fill_player_row,
+        ),
         Section(("turn", "prompt", "placement"), TURN, _fill_turn),
         Section(("decks", "discards", "coins"), CARDS, _fill_cards),
     ],

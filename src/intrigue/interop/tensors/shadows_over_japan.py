@@ -140,24 +140,40 @@ HOME_OWNERS = _home_owners()  # the owner block of a board where nothing changed
 
 
 def _fill_provinces(canvas: Canvas, view: Mapping[str, Any]) -> None:
-    owner, developments, samurai = canvas["owner"], canvas["developments"], canvas["samurai"]
-    army, army_moved, occupier = canvas["army"], canvas["army_moved"], canvas["occupier"]
-    owner[...] = HOME_OWNERS
+    canvas["owner"][...] = HOME_OWNERS
     me = seat_index(view.get("seat"), SEATS)
+    for p, row in _province_rows(view).items():
+        canvas["owner"][p] = 0.0
+        _fill_province(canvas, p, row, me)
+
+
+def _province_rows(view: Mapping[str, Any]) -> dict[int, Any]:
+    """Each listed province's row by its index (a later row of the same province wins)."""
+    rows = {}
     for row in view.get("provinces") or ():
-        p = PROVINCES.get(row.get("key"))
-        if p is None:
-            continue
-        owner[p] = 0.0
-        one_hot(owner[p], NOBLE, row.get("owner"))
-        developments[p] = scaled(row.get("developments"), 3)
-        one_hot(samurai[p], SAMURAI, row.get("samurai"))
-        one_hot(army[p], NOBLE, row.get("army"))
-        army_moved[p] = float(bool(row.get("army_moved")))
-        one_hot(occupier[p], NOBLE, row.get("occupier"))
-        ninja = row.get("ninja")
-        if ninja:
-            _fill_ninja(canvas, p, ninja, me)
+        if (p := PROVINCES.get(row.get("key"))) is not None:
+            rows[p] = row
+    return rows
+
+
+def _fill_province_row(canvas: Canvas, p: int, row: Any, view: Mapping[str, Any]) -> None:
+    """Province ``p`` on zeros: its row, or its home Noble if the view leaves it out."""
+    if row is None:
+        canvas["owner"][p] = HOME_OWNERS[p]
+    else:
+        _fill_province(canvas, p, row, seat_index(view.get("seat"), SEATS))
+
+
+def _fill_province(canvas: Canvas, p: int, row: Mapping[str, Any], me: int | None) -> None:
+    one_hot(canvas["owner"][p], NOBLE, row.get("owner"))
+    canvas["developments"][p] = scaled(row.get("developments"), 3)
+    one_hot(canvas["samurai"][p], SAMURAI, row.get("samurai"))
+    one_hot(canvas["army"][p], NOBLE, row.get("army"))
+    canvas["army_moved"][p] = float(bool(row.get("army_moved")))
+    one_hot(canvas["occupier"][p], NOBLE, row.get("occupier"))
+    ninja = row.get("ninja")
+    if ninja:
+        _fill_ninja(canvas, p, ninja, me)
 
 
 def _fill_ninja(canvas: Canvas, p: int, ninja: Mapping[str, Any], me: int | None) -> None:
@@ -254,7 +270,14 @@ ENCODER = Encoder(
             _fill_header,
         ),
         Section(("options", "setup_provinces"), ("rules", "setup_provinces"), _fill_rules),
-        Section(("provinces", "seat"), PROVINCE_FIELDS, _fill_provinces),
+        Section(
+            ("provinces", "seat"),
+            PROVINCE_FIELDS,
+            _fill_provinces,
+            row_keys=("provinces",),
+            rows=_province_rows,
+            fill_row=_fill_province_row,
+        ),
         Section(("nobles",), ("nobles",), _fill_nobles),
         Section(("players",), PLAYER_FIELDS, _fill_players),
         Section(CARD_KEYS, CARD_FIELDS, _fill_cards),
