@@ -87,7 +87,8 @@ def pettingzoo_steps(game_id: str, seconds: float) -> dict[str, float]:
             if terminated or truncated:
                 action = None
             else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
                 steps += 1
             env.step(action)
             del agent
