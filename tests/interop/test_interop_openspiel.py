@@ -309,7 +309,8 @@ def test_python_side_tensors_and_legal_actions_equal_pyspiels(game_id, history):
         state = game.new_initial_state()
         rng = np.random.RandomState(seed)
         while True:
-            for p in [*range(players), None]:
+            # Players asked at random, so a seat's kept values may be several steps behind.
+            for p in [p for p in range(players) if rng.random_sample() < 0.6] + [None]:
                 args = () if p is None else (p,)
                 assert state.legal_actions(*args) == base.legal_actions(state, *args)
                 if p is None:

@@ -279,9 +279,7 @@ class IntrigueState(pyspiel.State):
                 else pyspiel.State.observation_tensor
             )
             return base(self) if player is None else base(self, player)
-        observer = self.get_game().tensor_observers[recall]
-        observer.set_from(self, player)
-        return observer.tensor.tolist()
+        return self.get_game().tensor_observers[recall].values(self, player)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         core = self._core
@@ -370,6 +368,22 @@ def resampler(seed: int) -> Callable[[IntrigueState, int], IntrigueState]:
 # -- observations ---------------------------------------------------------------------------
 
 
+MANY_SPANS = 64  # more spans written than this: the whole list is made again
+
+
+class SeatTensor:
+    """One seat's canvas in an `Observer`, the position it holds, and its values as a list with
+    the spans written since the list was last brought up to date."""
+
+    __slots__ = ("canvas", "key", "values", "written")
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self.key: tuple[State | None, int] = (None, -1)
+        self.values: list[float] | None = None
+        self.written: list[tuple[int, int]] = []
+
+
 class Observer:
     """OpenSpiel's PyObserver: tensors from the game's encoder, strings from the views.
 
@@ -415,19 +429,45 @@ class Observer:
             self.dict["history"] = self._record
         # One canvas per seat (and the spectator), updated incrementally: only the parts of a
         # seat's view that changed since its last encoding are encoded again.
-        self._seats: dict[int | None, tuple[Canvas, tuple[State | None, int]]] = {}
+        self._seats: dict[int | None, SeatTensor] = {}
 
     def _seat(self, player: int) -> int | None:
         return int(player) if self.private else None
 
     def _encoded(self, core: State, seat: int | None) -> np.ndarray:
         """``seat``'s tensor of ``core``, encoded at most once per position."""
-        canvas, key = self._seats.get(seat) or (self.encoder.layout.canvas(), (None, -1))
+        return self._seat_tensor(core, seat).canvas.data
+
+    def _seat_tensor(self, core: State, seat: int | None) -> SeatTensor:
+        held = self._seats.get(seat)
+        if held is None:
+            held = self._seats[seat] = SeatTensor(self.encoder.layout.canvas())
         now = (core, core.actions_played)
-        if key != now:
-            self.encoder.update(canvas, core.shared_view(seat))
-        self._seats[seat] = (canvas, now)
-        return canvas.data
+        if held.key != now:
+            self.encoder.update(held.canvas, core.shared_view(seat), held.written)
+            held.key = now
+            if len(held.written) > MANY_SPANS:  # cheaper to make the list anew when asked
+                held.values = None
+                held.written.clear()
+        return held
+
+    def values(self, state: IntrigueState, player: int) -> list[float]:
+        """What `set_from` leaves in `tensor`, as a new list (a Python game's tensor methods
+        return one): for the default observation types, from a list kept per seat, where only
+        the values the encoder wrote again are made anew."""
+        core = state.intrigue_state
+        if core is None or not self.public or self.history is not None:
+            self.set_from(state, player)
+            return self.tensor.tolist()
+        held = self._seat_tensor(core, self._seat(player))
+        data, values = held.canvas.data, held.values
+        if values is None:
+            values = held.values = data.tolist()
+        else:
+            for start, stop in held.written:
+                values[start:stop] = data[start:stop].tolist()
+        held.written.clear()
+        return values.copy()
 
     def set_from(self, state: IntrigueState, player: int) -> None:
         core = state.intrigue_state

@@ -170,16 +170,20 @@ class Encoder:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
 
-    def update(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
+    def update(
+        self, canvas: Canvas, view: Mapping[str, Any], written: list[tuple[int, int]] | None = None
+    ) -> None:
         """`encode_into`, incrementally: ``canvas`` holds the encoding of the view it last
         encoded (of the same seat, usually one action earlier), and only the sections whose
         view keys changed since are written again (of a row section, only the changed rows);
         a section whose parts equal those of the encoder's latest encoding of it (for any
         canvas) is copied from there. Views are plain JSON, so comparing a part (in C) costs
-        far less than encoding it."""
+        far less than encoding it. ``written`` collects the (start, stop) spans written."""
         before = canvas.memo.get("view")
         if before is None:
             self.encode_into(canvas, view)
+            if written is not None:
+                written.append((0, self.size))
             return
         data = canvas.data
         latest = self._latest
@@ -192,7 +196,7 @@ class Encoder:
             if not changed:
                 continue
             if section.rows is not None and all(key in section.row_keys for key in changed):
-                self._update_rows(canvas, index, view)
+                self._update_rows(canvas, index, view, written)
                 continue
             parts = tuple([view.get(key) for key in section.keys])
             spans = self._spans[index]
@@ -205,11 +209,19 @@ class Encoder:
                     data[start:stop] = 0.0
                 section.fill(canvas, view)
                 latest[index] = (parts, [data[start:stop].copy() for start, stop in spans])
+            if written is not None:
+                written += spans
             if section.rows is not None:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
 
-    def _update_rows(self, canvas: Canvas, index: int, view: Mapping[str, Any]) -> None:
+    def _update_rows(
+        self,
+        canvas: Canvas,
+        index: int,
+        view: Mapping[str, Any],
+        written: list[tuple[int, int]] | None,
+    ) -> None:
         """Write again the slots of row section ``index`` whose rows changed."""
         section = self.sections[index]
         assert section.rows is not None and section.fill_row is not None
@@ -222,6 +234,8 @@ class Encoder:
             for offset, size in self._rows[index]:
                 start = offset + slot * size
                 data[start : start + size] = 0.0
+                if written is not None:
+                    written.append((start, start + size))
             section.fill_row(canvas, slot, new, view)
         canvas.memo[index] = rows
 
