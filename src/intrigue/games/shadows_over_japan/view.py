@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .rules import JapanState
 
 NP = len(KEYS)
+KEY_INDEX = {key: p for p, key in enumerate(KEYS)}
 
 
 def _noble(n: int) -> str | None:
@@ -152,8 +153,57 @@ def _private_view(state: JapanState, seat: int) -> dict[str, Any]:
     }
 
 
-def build_view(state: JapanState, seat: int | None) -> dict[str, Any]:
+def public_parts(state: JapanState) -> dict[str, Any]:
+    """The parts of a view that every seat sees alike (shared views keep them per position;
+    they must never be changed)."""
     over = state.phase == "over"
+    return {
+        "setup_provinces": [[KEYS[p] for p in cards] for cards in state.setup_cards],
+        "provinces": provinces_view(state, None),
+        "nobles": _nobles_view(state),
+        "honours": {
+            "face_up": None if state.honour_up < 0 else HONOUR_KEYS[state.honour_up],
+            "deck_size": len(state.honour_deck),
+            "awarded": [
+                {"honour": HONOUR_KEYS[h], "noble": _noble(n)} for h, n in state.honour_log
+            ],
+        },
+        "discard": [KEYS[c] for c in state.discard],
+        # Face-down set-up samurai would show through the supply: hidden until revealed.
+        "samurai_supply": None
+        if state.phase == "setup"
+        else {STYLES[s]: state.sam_supply[s] for s in range(3)},
+        "options": {
+            "interaction_cost": state.options["interaction_cost"],
+            "missions": state.options["missions"],
+            "neutral": state.options["neutral"],
+        },
+        "unbacked": [NOBLES[n] for n in range(4) if n not in state.nobles]
+        if state.open_neutral or over
+        else None,
+    }
+
+
+def _own_ninjas(state: JapanState, seat: int, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public province rows as ``seat`` sees them: its concealed ninjas show their style."""
+    out = rows
+    for i, row in enumerate(rows):
+        ninja = row["ninja"]
+        if ninja is not None and ninja["seat"] == seat and not ninja["revealed"]:
+            if out is rows:
+                out = list(rows)
+            style = STYLES[state.nsty[KEY_INDEX[row["key"]]]]
+            out[i] = {**row, "ninja": {**ninja, "style": style}}
+    return out
+
+
+def build_view(
+    state: JapanState, seat: int | None, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``seat``'s view; ``public``: `public_parts` of this position, kept by the caller."""
+    parts = public_parts(state) if public is None else public
+    over = state.phase == "over"
+    provinces = parts["provinces"]
     return {
         "phase": state.phase,
         "round": state.round + (0 if over else 1),
@@ -164,32 +214,17 @@ def build_view(state: JapanState, seat: int | None) -> dict[str, Any]:
         "order": list(state.order),
         "actions_left": state.actions_left,
         "prompt": state.prompt(seat),
-        "setup_provinces": [[KEYS[p] for p in cards] for cards in state.setup_cards],
-        "provinces": provinces_view(state, seat),
-        "nobles": _nobles_view(state),
+        "setup_provinces": parts["setup_provinces"],
+        "provinces": provinces if seat is None else _own_ninjas(state, seat, provinces),
+        "nobles": parts["nobles"],
         "players": _players_view(state, seat),
-        "honours": {
-            "face_up": None if state.honour_up < 0 else HONOUR_KEYS[state.honour_up],
-            "deck_size": len(state.honour_deck),
-            "awarded": [
-                {"honour": HONOUR_KEYS[h], "noble": _noble(n)} for h, n in state.honour_log
-            ],
-        },
+        "honours": parts["honours"],
         "deck_size": len(state.deck),
-        "discard": [KEYS[c] for c in state.discard],
-        # Face-down set-up samurai would show through the supply: hidden until revealed.
-        "samurai_supply": None
-        if state.phase == "setup"
-        else {STYLES[s]: state.sam_supply[s] for s in range(3)},
+        "discard": parts["discard"],
+        "samurai_supply": parts["samurai_supply"],
         "gold_supply": state.gold_supply,
-        "options": {
-            "interaction_cost": state.options["interaction_cost"],
-            "missions": state.options["missions"],
-            "neutral": state.options["neutral"],
-        },
-        "unbacked": [NOBLES[n] for n in range(4) if n not in state.nobles]
-        if state.open_neutral or over
-        else None,
+        "options": parts["options"],
+        "unbacked": parts["unbacked"],
         "you": None if seat is None else _private_view(state, seat),
         "final": state.final,
     }
