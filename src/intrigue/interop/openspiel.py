@@ -62,6 +62,7 @@ def short_name(game_id: str) -> str:
 
 SEED_NODES = 8  # chance nodes at the start, one byte of the seed each
 SEED_OUTCOMES = 256
+SEED_CHANCES = [(byte, 1.0 / SEED_OUTCOMES) for byte in range(SEED_OUTCOMES)]
 MAX_DECISIONS = "max_decisions"  # the adapter's own parameter: the decision cap
 HISTORY = "infostate_history"  # the adapter's own parameter: perfect-recall tensors
 DEFAULT_DECISIONS = -1  # -1: the game's default cap (`common.default_max_decisions`); 0: none
@@ -250,7 +251,7 @@ class IntrigueState(pyspiel.State):
         return state.to_move[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(byte, 1.0 / SEED_OUTCOMES) for byte in range(SEED_OUTCOMES)]
+        return SEED_CHANCES.copy()
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._core.state

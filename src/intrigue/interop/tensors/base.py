@@ -142,12 +142,11 @@ class Encoder:
             else []
             for section in self.sections
         ]
-        # Each section's latest encoding, by any canvas: (its view parts, its values). Seats
-        # see most parts alike (OpenSpiel asks every seat's tensor at every step), so another
-        # seat's canvas copies them back instead of encoding the same parts again.
-        self._latest: list[tuple[tuple[Any, ...], list[np.ndarray]] | None] = [None] * len(
-            self.sections
-        )
+        # The canvas that last encoded each section (and each row of a row section), with the
+        # parts it encoded. Seats see most parts alike (OpenSpiel asks every seat's tensor at
+        # every step), so another seat's canvas copies them instead of encoding them again.
+        self._latest: list[tuple[tuple[Any, ...], Canvas] | None] = [None] * len(self.sections)
+        self._latest_rows: dict[tuple[int, int], tuple[Any, Canvas]] = {}
         self._scratch: Canvas | None = None
 
     @property
@@ -188,27 +187,30 @@ class Encoder:
         data = canvas.data
         latest = self._latest
         for index, section in enumerate(self.sections):
-            changed = [
-                key
-                for key in section.keys
-                if (old := before.get(key)) is not (new := view.get(key)) and old != new
-            ]
-            if not changed:
+            row_keys = section.row_keys
+            rows_only = None  # whether only row keys changed (None: nothing changed)
+            for key in section.keys:
+                old, new = before.get(key), view.get(key)
+                if old is not new and old != new:
+                    rows_only = key in row_keys and rows_only is not False
+                    if not rows_only:
+                        break
+            if rows_only is None:
                 continue
-            if section.rows is not None and all(key in section.row_keys for key in changed):
+            if rows_only:
                 self._update_rows(canvas, index, view, written)
                 continue
             parts = tuple([view.get(key) for key in section.keys])
             spans = self._spans[index]
-            known = latest[index]
-            if known is not None and known[0] == parts:
-                for (start, stop), values in zip(spans, known[1], strict=True):
-                    data[start:stop] = values
+            source = self._holder(index, parts)
+            if source is not None:
+                for start, stop in spans:
+                    data[start:stop] = source.data[start:stop]
             else:
                 for start, stop in spans:
                     data[start:stop] = 0.0
                 section.fill(canvas, view)
-                latest[index] = (parts, [data[start:stop].copy() for start, stop in spans])
+                latest[index] = (parts, canvas)
             if written is not None:
                 written += spans
             if section.rows is not None:
@@ -227,17 +229,54 @@ class Encoder:
         assert section.rows is not None and section.fill_row is not None
         old_rows, rows = canvas.memo[index], section.rows(view)
         data = canvas.data
+        latest = self._latest_rows
         for slot in old_rows.keys() | rows.keys():
             old, new = old_rows.get(slot), rows.get(slot)
             if old is new or old == new:
                 continue
+            source = self._row_holder(index, slot, new, view)
             for offset, size in self._rows[index]:
                 start = offset + slot * size
-                data[start : start + size] = 0.0
+                stop = start + size
+                data[start:stop] = 0.0 if source is None else source.data[start:stop]
                 if written is not None:
-                    written.append((start, start + size))
-            section.fill_row(canvas, slot, new, view)
+                    written.append((start, stop))
+            if source is None:
+                section.fill_row(canvas, slot, new, view)
+                latest[index, slot] = (new, canvas)
         canvas.memo[index] = rows
+
+    def _holder(self, index: int, parts: tuple[Any, ...]) -> Canvas | None:
+        """The canvas that last encoded section ``index``, if it still holds ``parts``."""
+        known = self._latest[index]
+        if known is None or known[0] != parts:
+            return None
+        source = known[1]
+        held = source.memo.get("view")
+        if held is None or tuple([held.get(k) for k in self.sections[index].keys]) != parts:
+            return None
+        return source
+
+    def _row_holder(
+        self, index: int, slot: int, row: Any, view: Mapping[str, Any]
+    ) -> Canvas | None:
+        """The canvas that last encoded row ``slot`` of section ``index``, if it holds ``row``
+        and the section's other keys (a row may be written differently for another seat) as
+        ``view`` has them."""
+        known = self._latest_rows.get((index, slot))
+        if known is None or (known[0] is not row and known[0] != row):
+            return None
+        source = known[1]
+        held = source.memo.get(index, {}).get(slot)
+        if held is not row and held != row:
+            return None
+        section, held_view = self.sections[index], source.memo.get("view")
+        for key in section.keys:
+            if key not in section.row_keys:
+                old, new = held_view.get(key), view.get(key)
+                if old is not new and old != new:
+                    return None
+        return source
 
 
 class History:
