@@ -4,6 +4,7 @@
     .venv/bin/python bench/interop_speed.py --against 601c664    # also an older commit's code
     .venv/bin/python bench/interop_speed.py --ref HEAD --against 601c664  # two commits
     .venv/bin/python bench/interop_speed.py --game project-assassination --seconds 5 --json
+    .venv/bin/python bench/interop_speed.py --without tensors   # what a step costs besides them
 
 Two loops, each what a learner runs (see docs/performance.md):
 
@@ -130,8 +131,31 @@ def openspiel_steps(game_id: str, seconds: float) -> dict[str, float]:
 LOOPS = {"pettingzoo": pettingzoo_steps, "openspiel": openspiel_steps}
 
 
-def worker(spec: str, seconds: float) -> None:
+def stub_tensors(keep_views: bool) -> None:
+    """Make the adapters' observation tensors all zeros, free (``keep_views``: the seat's view
+    is still built): what a step costs without them (``--without``; current code only)."""
+    import numpy as np
+
+    from intrigue.interop import observations, openspiel
+
+    def tensor(self: Any, state: Any, seat: int) -> Any:
+        if keep_views:
+            state.shared_view(seat)
+        return np.zeros(self.size, np.float32)
+
+    def values(self: Any, state: Any, player: int) -> list[float]:
+        if keep_views and state.intrigue_state is not None:
+            state.intrigue_state.shared_view(player)
+        return [0.0] * self.tensor.size
+
+    observations.SeatTensors.tensor = tensor
+    openspiel.Observer.values = values
+
+
+def worker(spec: str, seconds: float, without: str | None) -> None:
     library, game_id = spec.split(":", 1)
+    if without and game_id != LEDUC:
+        stub_tensors(keep_views=without == "encoding")
     print(json.dumps(LOOPS[library](game_id, seconds)))
 
 
@@ -147,12 +171,15 @@ def export_source(ref: str, into: Path) -> Path:
     return into / "src"
 
 
-def measure(spec: str, seconds: float, pythonpath: Path | None) -> dict[str, float]:
+def measure(
+    spec: str, seconds: float, pythonpath: Path | None, without: str | None = None
+) -> dict[str, float]:
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
+    extra = ["--without", without] if without else []
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", spec, "--seconds", str(seconds)],
+        [sys.executable, __file__, "--worker", spec, "--seconds", str(seconds), *extra],
         check=True,
         capture_output=True,
         text=True,
@@ -178,7 +205,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for _ in range(args.repeat):
             for lib, game, code in configs:
                 key = f"{lib}:{game}:{code}"
-                result = measure(f"{lib}:{game}", args.seconds, codes[code])
+                without = args.without if code == "current" else None
+                result = measure(f"{lib}:{game}", args.seconds, codes[code], without)
                 runs.setdefault(key, []).append(result)
                 if not args.json:
                     rate = result["steps_per_s"]
@@ -228,10 +256,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--against", help="also measure this commit's code (a git ref)")
     parser.add_argument("--ref", help="measure this commit's code instead of the work tree")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
+    parser.add_argument(
+        "--without",
+        choices=("tensors", "encoding"),
+        help="current code with free all-zero tensors (encoding: the views still built)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.seconds)
+        worker(args.worker, args.seconds, args.without)
         return
     args.game = args.game or list(GAMES)
     args.library = args.library or list(LOOPS)
