@@ -309,6 +309,9 @@ def check_event_payloads_are_fresh(state: State, since: int = 0) -> None:
         kept = json.loads(json.dumps(events))
         _scribble(events)
         assert_same(state.events(seat, since), kept, f"events({seat}) after a caller edited them")
+        # The server's read-only events (the log's own values) say exactly the same.
+        shared = json.loads(json.dumps(state.shared_events(seat, since)))
+        assert_same(shared, kept, f"shared_events({seat}) and events({seat})")
 
 
 def _scribble(value: Any) -> None:

@@ -28,6 +28,14 @@ class Event(NamedTuple):
         return out
 
 
+def shared_json(kind: str, data: dict[str, Any], to: tuple[int, ...] | None) -> dict[str, Any]:
+    """`Event.to_json` without the copy: the nested values are the log's own (read only)."""
+    out = {"kind": kind, **data}
+    if to is not None:
+        out["private"] = True
+    return out
+
+
 def _fresh(value: Any) -> Any:
     """A copy of nested lists and dicts (the leaves are immutable JSON scalars)."""
     if isinstance(value, list | tuple):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from .actions import Action, ActionTable
 from .errors import IllegalAction, InvalidAction, InvalidOption
-from .events import Event
+from .events import Event, shared_json
 from .guide import Guide
 from .options import Option, fixed_chance, resolve_options, without_fixed_chance
 from .outcome import Outcome
@@ -325,13 +325,28 @@ class State(ABC):
         """The game log from ``since`` on, as ``seat`` saw it (``None``: public events only).
 
         ``since`` is a position in the full log (see `log_length`), not in the seat's list."""
+        return [Event(*entry).to_json() for entry in self._seen_log(seat, since)]
+
+    def shared_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """`events` for a caller that only reads them (a server encoding them for the wire):
+        the nested values are the log's own, not copies, so they must never be changed. Their
+        content is always that of `events`."""
+        return [shared_json(*entry) for entry in self._seen_log(seat, since)]
+
+    def _seen_log(self, seat: int | None, since: int) -> list[tuple[Any, ...]]:
+        """The log entries from ``since`` on that ``seat`` may see, lazy payloads built."""
         if seat is not None:
             self._check_seat(seat)
+        build = self._lazy_payload
         return [
-            Event(kind, data() if callable(data) else data, to).to_json()
+            (kind, build(data) if callable(data) else data, to)
             for kind, data, to in self._log[since:]
             if to is None or seat in to
         ]
+
+    def _lazy_payload(self, data: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+        """The payload of an event logged by `_emit_lazy` (a game may hand it more)."""
+        return data()
 
     @property
     def log_length(self) -> int:

@@ -18,6 +18,7 @@ Nothing another seat can see depends on a rank it has not seen (flags, names, ob
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -32,7 +33,6 @@ from intrigue.engine import (
     Rng,
     State,
 )
-from intrigue.engine.events import Event
 
 from .actions import (
     ACTIONS,
@@ -1509,18 +1509,11 @@ class BallState(State):
             else f"{who}: move, attack or unmask your acting cards, then end the turn",
         }[self.phase]
 
-    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The log as ``seat`` saw it. Payloads naming ranks are functions of the rank table,
-        read here: a determinized sample shares its log with the plan it was drawn from and
-        differs only in its ranks (belief.py)."""
-        if seat is not None:
-            self._check_seat(seat)
-        rank = self.rank
-        return [
-            Event(kind, data(rank) if callable(data) else data, to).to_json()
-            for kind, data, to in self._log[since:]
-            if to is None or seat in to
-        ]
+    def _lazy_payload(self, data: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+        """Payloads naming ranks are functions of the rank table, read here: a determinized
+        sample shares its log with the plan it was drawn from and differs only in its ranks
+        (belief.py)."""
+        return data(self.rank)
 
     # -- sampling what a seat cannot see ----------------------------------------------------
     def determinize(self, seat: int, rng: Rng) -> BallState:
