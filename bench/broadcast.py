@@ -6,7 +6,10 @@
 
 Random games are played move after move as a live table plays them (each position a clone of
 the last); after each move the five seats' updates are built as `LiveTable._broadcast` builds
-them, put in each connection's outbox, pumped and encoded (`protocol.encode`). The thread's
+them and encoded as the server sends them: straight away, as a connection that writes its
+frames directly does (`transport/frames.py`; the frame itself is not written anywhere), or
+with ``--queued`` (and on trees without direct writes) put in each connection's outbox,
+pumped and encoded (`protocol.encode`). The thread's
 CPU time for that part only is reported per move, the best of ``--repeat`` runs: on a shared
 machine this moves much less than `bench/load.py`'s figures (docs/performance.md).
 """
@@ -24,11 +27,14 @@ import intrigue
 from intrigue.server.config import Settings
 from intrigue.server.tables import messages
 from intrigue.server.tables.connection import Client
+from intrigue.server.transport import protocol
 from intrigue.server.transport.protocol import encode
 
 SEATS = 5
 # Older trees have no patches: their `game_message` takes no ``base``.
 HAS_PATCHES = "base" in inspect.signature(messages.game_message).parameters
+# Nor, until issue 22's second round, frames written directly.
+HAS_DIRECT = "direct" in inspect.signature(Client).parameters
 
 
 def build(kind: str, state: Any, client: Client, shared: dict[Any, Any]) -> dict[str, Any]:
@@ -39,18 +45,26 @@ def build(kind: str, state: Any, client: Client, shared: dict[Any, Any]) -> dict
     return messages.game_message(kind, state, client.seat, client.seen)
 
 
-async def run(moves: int, patches: bool) -> tuple[float, float]:
+async def run(moves: int, patches: bool, queued: bool) -> tuple[float, float]:
     """(CPU seconds per move, bytes per message) over ``moves`` moves."""
     sizes = [0, 0]
 
-    async def send(message: dict[str, Any]) -> None:
-        size = len(encode(message).encode("utf-8"))
+    def count(message: dict[str, Any], size: int) -> None:
         if message["type"] == "update":
             sizes[0] += size
             sizes[1] += 1
 
+    async def send(message: dict[str, Any]) -> None:
+        count(message, len(encode(message).encode("utf-8")))
+
+    def direct(message: dict[str, Any]) -> bool:
+        count(message, len(protocol.encode_bytes(message)))
+        return True
+
     settings = Settings(database_url="sqlite://")
-    extra = (patches,) if HAS_PATCHES else ()
+    extra: tuple[Any, ...] = (patches,) if HAS_PATCHES else ()
+    if HAS_DIRECT and not queued:
+        extra += (direct,)
     clients = [Client(send, seat, settings, *extra) for seat in range(SEATS)]
     pumps = [asyncio.create_task(c.pump()) for c in clients]
     game, chooser = intrigue.load("masquerade-murder"), random.Random(7)
@@ -88,12 +102,15 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--whole", action="store_true", help="clients that take no patches")
+    parser.add_argument("--queued", action="store_true", help="through the outbox and pump")
     args = parser.parse_args()
     patches = HAS_PATCHES and not args.whole
-    runs = [asyncio.run(run(args.moves, patches)) for _ in range(args.repeat)]
+    queued = args.queued or not HAS_DIRECT
+    runs = [asyncio.run(run(args.moves, patches, queued)) for _ in range(args.repeat)]
     cpu, size = min(runs)
     print(
-        f"{'patches' if patches else 'whole updates'}: {1e6 * cpu:.1f} µs of CPU per move "
+        f"{'patches' if patches else 'whole updates'}, {'queued' if queued else 'direct'}: "
+        f"{1e6 * cpu:.1f} µs of CPU per move "
         f"for {SEATS} seats (best of {args.repeat}), {size:.0f} bytes per update"
     )
 

@@ -2,9 +2,14 @@
 
 The lazy client is a spectator whose socket has a tiny receive buffer and whose WebSocket
 library stops reading after one frame (flow control), so once the kernel buffers are full the
-server cannot send it anything more. It then sends junk moves, each answered by an error as
-long as the move, to fill those buffers quickly. The server must drop it (its queue holds at
-most ``max_queued`` messages) while the seats go on playing to the end.
+server cannot send it anything more. It then sends junk moves, each answered by a short error,
+until those buffers are full: the server writes each answer straight to the socket while the
+socket takes it (transport/frames.py), then queues them. The server must drop it (its queue
+holds at most ``max_queued`` messages) while the seats go on playing to the end.
+
+The server's side of the lazy connection gets a small send buffer, as a busy host gives its
+sockets: otherwise Linux lets it grow to 4 MB on loopback, and filling that with ~100-byte
+answers would take tens of thousands of junk moves.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+import uvicorn
 from server_driver import (
     TIMEOUT,
     Player,
@@ -33,7 +39,7 @@ from intrigue.server.tables.table import LiveTable
 from intrigue.server.transport.websocket import CLOSE_TOO_SLOW
 
 ROLES = ["constable", "thug", "seductress", "assassin", "duke"]
-JUNK = json.dumps({"type": "act", "action": "x" * 3900})  # answered by a ~4 KB error
+JUNK = json.dumps({"type": "act", "action": "x"})  # answered by a ~100-byte error
 MAX_JUNK = 20_000  # far more than kernel buffers hold (a guard against a hang)
 
 
@@ -67,7 +73,17 @@ def lazy_spectator(server: ThreadServer, table_id: str) -> Iterator[ClientConnec
         legacy=False,
     ) as ws:
         ws.send(json.dumps(hello(None)))
+        small_send_buffer(server.server, sock.getsockname())
         yield ws
+
+
+def small_send_buffer(server: uvicorn.Server, peer: tuple[str, int]) -> None:
+    """Give the server's socket of the connection from ``peer`` a small send buffer."""
+    wait_until(lambda: any(c.client == peer for c in server.server_state.connections), "accept")
+    (protocol,) = [c for c in server.server_state.connections if c.client == peer]
+    protocol.transport.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+    )
 
 
 def play_to_the_end(players: list[Player]) -> int:

@@ -6,6 +6,11 @@ slow reader never holds up a table; the table only ever puts messages in. The qu
 bounded: a client with ``max_queued`` messages waiting, or whose socket has not taken a message
 for ``send_timeout`` seconds, does not read what it is sent; it is dropped (and catches up with
 a full sync when it reconnects), so it costs the server no more memory or time.
+
+When the transport can write a frame at once (`direct`, given by the transport layer) and
+nothing is waiting in the queue, a message skips the queue and the pump: it is written there
+and then, which keeps the order (the queue is empty) and saves a task switch and the layers of
+the ASGI send per message (docs/performance.md, issue 22).
 """
 
 from __future__ import annotations
@@ -84,8 +89,11 @@ class Client:
         seat: int | None,
         settings: Settings,
         patches: bool = False,
+        direct: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self._send = send
+        # Writes a message straight to the socket if it can at once (True), or declines.
+        self._direct = direct
         self.seat = seat
         self.seen = 0  # log position this client has been sent up to
         # A client that takes patches (it said so in its hello): what it holds (messages.py).
@@ -95,7 +103,7 @@ class Client:
         self.max_queued = settings.max_queued
         self.send_timeout = settings.send_timeout
         self.sending_since: float | None = None  # when the send in progress began
-        self.queued = 0  # messages put in the queue so far
+        self.queued = 0  # messages accepted for sending so far (queued or written)
         self.closed = False
         self.dropped = False  # closed because it did not read its messages
         self.revoked = False  # closed because its seat was given up (leave.py)
@@ -106,6 +114,11 @@ class Client:
         self.device_id, self.device_label, self.since = "", "", ""
         self.lists_devices = False  # sent the devices list of its seat (it asked in its hello)
 
+    @property
+    def writes_directly(self) -> bool:
+        """Whether messages may skip the queue and go straight to the socket (`direct`)."""
+        return self._direct is not None
+
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
@@ -115,6 +128,13 @@ class Client:
             self.close()
             return
         self.queued += 1
+        if (
+            self._direct is not None
+            and self.sending_since is None
+            and not self.queue.qsize()
+            and self._direct(message)
+        ):
+            return
         self.queue.put_nowait(message)
 
     def _stalled(self) -> bool:

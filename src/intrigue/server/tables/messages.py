@@ -96,7 +96,7 @@ def game_message(
     key = (seat, since, moves)
     parts = None if shared is None else shared.get(key)
     if parts is None:
-        events = state.events(seat, since=since)
+        events = state.shared_events(seat, since=since)  # only encoded, never changed
         legal = legal_entries(state, seat, view) if moves else []
         parts = (events, event_texts(state, events, view), legal)
         if shared is not None:

@@ -26,6 +26,7 @@ from ..tables.hub import Hub, ServerFull
 from ..tables.pace import bot_speed
 from ..tables.rematch import Rematches
 from ..tables.table import LiveTable
+from .frames import KeepRawSend
 from .guard import BodyTooLarge, Guard
 from .limits import CreationLimit
 from .openapi import document_errors
@@ -98,6 +99,7 @@ def create_app(settings: Settings) -> FastAPI:
         allowed_origins=settings.allowed_origins,
         max_body_bytes=settings.max_body_bytes,
     )
+    app.add_middleware(KeepRawSend)  # type: ignore[arg-type]  # (frames.py)
     return app
 
 

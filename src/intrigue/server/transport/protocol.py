@@ -121,6 +121,11 @@ def read_act(message: dict[str, Any], own_seat: int | None) -> tuple[str, int]:
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (int keys become strings, as `json.dumps` does); a
     seat's game message is padded with trailing blanks to a length bucket (`padded`)."""
+    return encode_bytes(message).decode("utf-8")
+
+
+def encode_bytes(message: dict[str, Any]) -> bytes:
+    """`encode`'s text as UTF-8, as a frame carries it."""
     data = None
     if orjson is not None:
         pasted = _paste_kept(message)
@@ -136,7 +141,7 @@ def encode(message: dict[str, Any]) -> str:
     step = pad_step(message)
     if step:
         data = padded(data, step)
-    return data.decode("utf-8")
+    return data
 
 
 # Length buckets (bytes) of a seat's messages, so that a passive observer of the connection

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
@@ -42,7 +43,8 @@ from ..tables.rematch import REMATCH
 from ..tables.seats import hash_token
 from ..tables.table import LiveTable
 from .connections import AddressCounter
-from .protocol import encode, read_act, read_hello, read_message, wants_patches
+from .frames import frame_writer
+from .protocol import encode, encode_bytes, read_act, read_hello, read_message, wants_patches
 
 # WebSocket close codes (4000-4999 are for applications).
 CLOSE_NO_TABLE, CLOSE_BAD_TOKEN = 4404, 4403
@@ -175,7 +177,7 @@ async def _serve_client(
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_text(encode(message))
 
-    client = Client(send, seat, settings, patches)
+    client = Client(send, seat, settings, patches, _direct(websocket))
     if seat is not None and token is not None:
         client.token_hash = hash_token(token)
 
@@ -206,6 +208,21 @@ async def _serve_client(
         tell_devices(table, seat, fewer=True)
         with contextlib.suppress(Exception):
             await pump
+
+
+def _direct(websocket: WebSocket) -> Callable[[dict[str, Any]], bool] | None:
+    """What writes a message straight to the socket when it can at once (`frames`), or None."""
+    writer = frame_writer(websocket.scope)
+    if writer is None:
+        return None
+
+    def direct(message: dict[str, Any]) -> bool:
+        if not writer.ready():
+            return False
+        writer.write(encode_bytes(message))
+        return True
+
+    return direct
 
 
 async def _sign_out_others(websocket: WebSocket, table: LiveTable, client: Client) -> None:
