@@ -113,6 +113,7 @@ def test_a_move_is_pushed_to_every_connection_as_its_own_view(server, connect):
     ("raw", "complaint"),
     [
         ("this is not json", "not JSON"),
+        ('{"type": "act", "action": "target 2", "step": NaN}', "not JSON"),  # not JSON either
         ("[1, 2]", "JSON object"),
         ('{"type": "dance"}', "unknown message type"),
         ('{"type": "act"}', "'action'"),

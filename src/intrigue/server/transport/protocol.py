@@ -70,7 +70,9 @@ def read_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
     if too_deep(raw):
         raise ClientError(f"message nested too deeply (at most {MAX_DEPTH} levels of [ and {{)")
     try:
-        message = json.loads(raw)
+        # orjson: about 8x faster on a move, and it refuses NaN and lone surrogates, which are
+        # not JSON and which the standard library would let through.
+        message = orjson.loads(raw) if orjson is not None else json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ClientError("malformed message: not JSON") from None
     if not isinstance(message, dict):
