@@ -68,6 +68,24 @@ def test_an_untrained_model_is_hards_evaluation(game_id: str) -> None:
         assert ours(state) == pytest.approx(theirs(state))
 
 
+def test_expert_searches_with_the_model_it_is_given() -> None:
+    """A model with hidden units (as training hands candidates over) scores the leaves."""
+    module = feature_module("project-assassination")
+    rng = np.random.default_rng(1)
+    d = len(module.WEIGHTS)
+    model = ValueModel(np.asarray(module.WEIGHTS), rng.normal(size=(4, d)), np.zeros(4), np.ones(4))
+    bot = ExpertBot(iterations=30, model=model)
+    evaluate = bot.hooks("project-assassination").evaluate
+    hard = search_hooks("project-assassination").evaluate
+    seen = positions("project-assassination", 4, 2)
+    assert any(evaluate(s) != pytest.approx(hard(s)) for s in seen[::9])
+    state = seen[20]
+    seat = state.to_move[0]
+    action = bot_move(bot, state, seat, Rng(2))
+    assert action in state.legal_actions(seat)
+    assert bot_move(bot, state, seat, Rng(2)) == action
+
+
 def test_the_hidden_units_change_the_value() -> None:
     model = ValueModel(np.zeros(2), np.eye(2), np.zeros(2), np.array([2.0, 0.0]))
     assert model.logits(np.array([[1.0, 0.0], [0.0, 1.0]])) == pytest.approx([2 * np.tanh(1), 0])
