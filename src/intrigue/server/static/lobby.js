@@ -6,7 +6,6 @@ const SEAT_KINDS = [
   ["easy", "Bot: easy"],
   ["medium", "Bot: medium"],
   ["hard", "Bot: hard"],
-  ["expert", "Bot: expert"],
 ];
 
 const $ = (id) => document.getElementById(id);
