@@ -28,6 +28,7 @@ from server_driver import (
 
 from intrigue.server.config import SERVE_LIMITS, Settings, limits_from_environment
 from intrigue.server.tables.botpool import worker_modules
+from intrigue.server.tables.connection import RateLimiter
 
 BOTS = ["easy"] * 5
 HUMANS = ["human"] * 5
@@ -153,8 +154,17 @@ def test_limits_are_set_from_the_environment():
     assert chosen == {**SERVE_LIMITS, "tables_per_minute": 0, "bot_budget": 2.0}
     assert limits_from_environment({})["tables_per_minute"] == 30  # intrigue serve's default
     assert Settings(**chosen).tables_per_minute == 0
+    rated = limits_from_environment({"INTRIGUE_RATE_PER_SECOND": "0.5", "INTRIGUE_RATE_BURST": "3"})
+    assert (rated["rate_per_second"], rated["rate_burst"]) == (0.5, 3)
     with pytest.raises(ValueError, match="INTRIGUE_MAX_BOT_TABLES"):
         limits_from_environment({"INTRIGUE_MAX_BOT_TABLES": "lots"})
+
+
+def test_a_rate_of_zero_sets_no_limit_and_a_rate_paces():
+    unlimited = RateLimiter(0, 0)
+    assert all(unlimited.allow() for _ in range(1000))
+    paced = RateLimiter(0.001, 3)
+    assert [paced.allow() for _ in range(5)] == [True, True, True, False, False]
 
 
 def test_bot_workers_exit_when_their_server_is_killed(tmp_path):

@@ -129,6 +129,8 @@ LIMITS = (
     "max_spectators_per_table",
     "max_sockets_per_seat",
     "send_timeout",
+    "rate_per_second",
+    "rate_burst",
 )
 
 
