@@ -23,6 +23,7 @@ from server_driver import (
     create_table,
     first_action,
     is_over,
+    play_until,
     wait_until,
 )
 
@@ -98,6 +99,31 @@ def test_idle_and_finished_tables_leave_memory_and_reload_when_opened(limited):
     wait_until(lambda: bots["id"] not in limited.hub.tables, "the finished table to be evicted")
     info = httpx.get(f"{limited.url}/api/tables/{bots['id']}", timeout=TIMEOUT).json()
     assert info["status"] == "over" and is_over({"view": info["view"]})
+
+
+@pytest.mark.parametrize("limited", [{"evict_after": 0.3, "bot_delay": 0}], indirect=True)
+def test_your_tables_lists_a_finished_table_without_bringing_it_back(limited):
+    """A lobby polls "your tables" every second: a finished table evicted from memory is listed
+    from what it was, not reloaded (and replayed) at every poll."""
+    table = create_table(limited.url, seats=["human", *BOTS[1:]], options={"max_turns": 1})
+    token = table["links"][0]["token"]
+    player = Player(limited.ws_url, table["id"], token)
+    player.sync()
+    play_until(player, is_over, first_action)
+    player.close()
+
+    def listed() -> dict:
+        answer = httpx.post(
+            f"{limited.url}/api/my-tables", json={"tokens": [token]}, timeout=TIMEOUT
+        )
+        (entry,) = answer.json()["tables"]
+        return entry
+
+    before = listed()
+    assert before["status"] == "over" and not before["your_turn"]
+    wait_until(lambda: table["id"] not in limited.hub.tables, "the finished table to be evicted")
+    assert listed() == before
+    assert table["id"] not in limited.hub.tables  # listed, not loaded
 
 
 @pytest.mark.parametrize("limited", [{"evict_after": 0.2, "bot_delay": 0}], indirect=True)

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from typing import Any
 
 import intrigue
@@ -37,6 +38,10 @@ class ServerFull(Exception):
     """A table cannot be created now: a cap on open tables is reached (a 503 with the text)."""
 
 
+# Finished tables whose lobby entry is kept after they leave memory (a few hundred bytes each).
+FINISHED_KEPT = 20_000
+
+
 class Hub:
     """Every live table, the store behind them, and table creation."""
 
@@ -45,6 +50,8 @@ class Hub:
         self.settings = settings
         self.writer = ActionWriter(store)  # group commit of every table's moves
         self.tables: dict[str, LiveTable] = {}
+        # What the lobby lists of finished tables that left memory (`finished_info`).
+        self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
         # Where every table's bots think: worker processes, first come first served.
         self.pool = BotPool(settings.bot_processes, settings.bot_budget)
         # Deadlines and leavers of every live table.
@@ -113,6 +120,17 @@ class Hub:
         if self.bus is not None and table.bus is None:
             await self.bus.attach(table)
         return table
+
+    def finished_info(self, table_id: str) -> dict[str, Any] | None:
+        """`LiveTable.info` of a finished table evicted from memory (it no longer changes), so
+        that a lobby polling "your tables" does not reload and replay it (None: not known)."""
+        return self._finished.get(table_id)
+
+    def _remember_finished(self, table: LiveTable) -> None:
+        self._finished[table.id] = table.info()
+        self._finished.move_to_end(table.id)
+        if len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)  # the longest known
 
     def open_tables(self) -> list[dict[str, Any]]:
         """Unfinished tables, newest first."""
@@ -203,6 +221,8 @@ class Hub:
         gone = [table_id for table_id, t in self.tables.items() if self.idle(t, now)]
         for table_id in gone:
             table = self.tables.pop(table_id)
+            if table.state.is_over:
+                self._remember_finished(table)
             await table.stop()
             self.pool.forget(table_id)
         if gone:

@@ -24,10 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..storage.db import SeatRow, Store, TableRow
+from ..storage.db import OVER, SeatRow, Store, TableRow
 from ..tables.hub import Hub
 from ..tables.seats import hash_token
-from ..tables.table import LiveTable
 
 MAX_TOKENS = 200  # seat links one browser may ask about at once
 
@@ -54,9 +53,13 @@ def add_together(app: FastAPI, hub: Hub, static: Path) -> None:
         found = await asyncio.to_thread(seats_for_tokens, hub.store, body.tokens)
         tables = []
         for index, (table_id, seat, rematch) in sorted(found.items()):
-            table = await hub.get(table_id)
-            if table is not None:
-                tables.append(your_table(table, index, seat, rematch))
+            info = hub.finished_info(table_id)  # a finished table is not reloaded to list it
+            if info is None:
+                table = await hub.get(table_id)
+                if table is None:
+                    continue
+                info = table.info()
+            tables.append(your_table(info, index, seat, rematch))
         tables.sort(key=_order)
         unknown = [i for i in range(len(body.tokens)) if i not in found]
         return {"tables": tables, "unknown": unknown}
@@ -77,12 +80,12 @@ def seats_for_tokens(store: Store, tokens: list[str]) -> dict[int, tuple[str, in
     return {by_hash[digest]: (table_id, seat, rematch) for digest, table_id, seat, rematch in rows}
 
 
-def your_table(table: LiveTable, index: int, seat: int, rematch: str | None) -> dict[str, Any]:
-    """A seat's table as the lobby lists it: public facts plus whether the seat is to move."""
-    state = table.state
-    your_turn = not state.is_over and seat in state.to_move
+def your_table(info: dict[str, Any], index: int, seat: int, rematch: str | None) -> dict[str, Any]:
+    """A seat's table as the lobby lists it: its public facts (`LiveTable.info`) plus whether
+    the seat is to move."""
+    your_turn = info["status"] != OVER and seat in info["to_move"]
     mine = {"index": index, "seat": seat, "your_turn": your_turn, "rematch": rematch}
-    return {**table.info(), **mine}
+    return {**info, **mine}
 
 
 def _order(item: dict[str, Any]) -> tuple[int, float]:
