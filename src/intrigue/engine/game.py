@@ -15,7 +15,7 @@ import importlib
 import json
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from .actions import Action, ActionTable
@@ -333,16 +333,16 @@ class State(ABC):
         content is always that of `events`."""
         return [shared_json(*entry) for entry in self._seen_log(seat, since)]
 
-    def _seen_log(self, seat: int | None, since: int) -> list[tuple[Any, ...]]:
+    def _seen_log(self, seat: int | None, since: int) -> Iterator[tuple[Any, ...]]:
         """The log entries from ``since`` on that ``seat`` may see, lazy payloads built."""
         if seat is not None:
             self._check_seat(seat)
         build = self._lazy_payload
-        return [
+        return (
             (kind, build(data) if callable(data) else data, to)
             for kind, data, to in self._log[since:]
             if to is None or seat in to
-        ]
+        )
 
     def _lazy_payload(self, data: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         """The payload of an event logged by `_emit_lazy` (a game may hand it more)."""

@@ -275,7 +275,7 @@ class TableClock:
         count = len(message["events"])
         message["notes"] = [
             {
-                "at": count - len(state.events(seat, since=note.log_position)),
+                "at": count - len(state.shared_events(seat, since=note.log_position)),
                 "step": note.step,
                 "seat": note.seat,
                 "why": note.why,
