@@ -169,3 +169,24 @@ def test_incremental_updates_equal_fresh_encodings(game_id, players):
                     continue
                 enc.update(canvases[seat], state.shared_view(seat))
                 assert np.array_equal(canvases[seat].data, enc.encode(state.view(seat)))
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_an_adopted_encoding_updated_equals_a_fresh_one(game_id, players):
+    """`Encoder.adopt` then `update` (a seat's tensor made from another seat's encoding of the
+    same position, as OpenSpiel's observer does where seats see alike) gives what a fresh
+    encoding of the seat's own view gives, in every game, whichever seat it starts from."""
+    enc = encoder(game_id)
+    rng = np.random.default_rng(7)
+    seats = [None, *range(players)]
+    canvases = {seat: enc.layout.canvas() for seat in seats}
+    for state in played_states(game_id, players, seed=4, max_turns=short(game_id) + 2):
+        order = list(rng.permutation(len(seats)))
+        first = seats[order[0]]
+        enc.update(canvases[first], state.shared_view(first))
+        for k in order[1:]:
+            seat = seats[k]
+            if rng.random() < 0.7:
+                enc.adopt(canvases[seat], canvases[first])
+            enc.update(canvases[seat], state.shared_view(seat))
+            assert np.array_equal(canvases[seat].data, enc.encode(state.view(seat)))

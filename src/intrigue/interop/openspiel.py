@@ -111,16 +111,26 @@ class Core:
     engine's cheap `State.clone` and a pickle is the replay record (seed, options, actions).
     """
 
-    __slots__ = ("drawn", "replaying", "seed", "state")
+    __slots__ = ("drawn", "game", "replaying", "seed", "state")
 
-    def __init__(self, seed: int = 0, drawn: int = 0, state: State | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        drawn: int = 0,
+        state: State | None = None,
+        game: IntrigueGame | None = None,
+    ) -> None:
         self.seed = seed  # the bytes drawn so far, most significant first
         self.drawn = drawn
         self.state = state
         self.replaying: int | None = None  # the player whose recorded action is re-applied
+        # The state's game, kept for the hot paths (asking pyspiel costs a call into C++);
+        # None after unpickling until first needed (`IntrigueState._game`).
+        self.game = game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
-        return Core(self.seed, self.drawn, None if self.state is None else self.state.clone())
+        state = None if self.state is None else self.state.clone()
+        return Core(self.seed, self.drawn, state, self.game)
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.state is None:
@@ -231,7 +241,18 @@ class IntrigueState(pyspiel.State):
 
     def __init__(self, game: IntrigueGame) -> None:
         super().__init__(game)
-        self._core = Core()
+        self._core = Core(game=game)
+
+    def _game(self) -> IntrigueGame:
+        """``get_game()``, kept in the core after the first call."""
+        game = self._core.game
+        if game is None:
+            game = self._core.game = self.get_game()
+        return game
+
+    def _ended(self, state: State) -> bool:
+        """Whether the dealt ``state`` is terminal: over, or stopped by the decision cap."""
+        return state.is_over or (self._core.game or self._game()).spec.cut_off(state)
 
     @property
     def intrigue_state(self) -> State | None:
@@ -246,7 +267,7 @@ class IntrigueState(pyspiel.State):
         state = core.state
         if state is None:
             return pyspiel.PlayerId.CHANCE
-        if state.is_over or self.get_game().spec.cut_off(state):
+        if self._ended(state):
             return pyspiel.PlayerId.TERMINAL
         return state.to_move[0]
 
@@ -273,21 +294,22 @@ class IntrigueState(pyspiel.State):
         return self._tensor(False, player)
 
     def _tensor(self, recall: bool, player: int | None) -> list[float]:
-        if player is None or not 0 <= player < self.num_players():  # pyspiel's answer: an error
+        game = self._core.game or self._game()
+        if player is None or not 0 <= player < game.spec.players:  # pyspiel's answer: an error
             base = (
                 pyspiel.State.information_state_tensor
                 if recall
                 else pyspiel.State.observation_tensor
             )
             return base(self) if player is None else base(self, player)
-        return self.get_game().tensor_observers[recall].values(self, player)
+        return game.tensor_observers[recall].values(self, player)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         core = self._core
         state = core.state
         if state is None or core.replaying is not None or (player is not None and player < 0):
             return super().legal_actions() if player is None else super().legal_actions(player)
-        if state.is_over or self.get_game().spec.cut_off(state):
+        if self._ended(state):
             return []
         seat = state.to_move[0]
         return self._legal_actions(seat) if player is None or player == seat else []
@@ -321,7 +343,7 @@ class IntrigueState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         state = self._core.state
-        return state is not None and (state.is_over or self.get_game().spec.cut_off(state))
+        return state is not None and self._ended(state)
 
     def returns(self) -> list[float]:
         state = self._core.state
@@ -369,20 +391,37 @@ def resampler(seed: int) -> Callable[[IntrigueState, int], IntrigueState]:
 # -- observations ---------------------------------------------------------------------------
 
 
-MANY_SPANS = 64  # more spans written than this: the whole list is made again
-
-
 class SeatTensor:
-    """One seat's canvas in an `Observer`, the position it holds, and its values as a list with
-    the spans written since the list was last brought up to date."""
+    """One seat's canvas in an `Observer`, the position it holds, and its values as a list
+    with a copy of the canvas as that list last saw it (``listed``): the list is brought up to
+    date by comparing the two, so only the values that changed are made anew (an encoding
+    rewrites whole sections and rows, most of whose values stay as they were)."""
 
-    __slots__ = ("canvas", "key", "values", "written")
+    __slots__ = ("canvas", "key", "listed", "stale", "values")
 
     def __init__(self, canvas: Canvas) -> None:
         self.canvas = canvas
         self.key: tuple[State | None, int] = (None, -1)
         self.values: list[float] | None = None
-        self.written: list[tuple[int, int]] = []
+        self.listed: np.ndarray | None = None
+        self.stale = False  # the canvas was written since the list was brought up to date
+
+    def listing(self) -> list[float]:
+        """The canvas's values as the kept list (brought up to date first)."""
+        data, values = self.canvas.data, self.values
+        if values is None or self.listed is None:
+            values = self.values = data.tolist()
+            self.listed = data.copy()
+        elif self.stale:
+            listed = self.listed
+            changed = np.flatnonzero(data != listed)
+            if changed.size:
+                new = data[changed]
+                listed[changed] = new
+                for index, value in zip(changed.tolist(), new.tolist(), strict=True):
+                    values[index] = value
+        self.stale = False
+        return values
 
 
 class Observer:
@@ -445,30 +484,25 @@ class Observer:
             held = self._seats[seat] = SeatTensor(self.encoder.layout.canvas())
         now = (core, core.actions_played)
         if held.key != now:
-            self.encoder.update(held.canvas, core.shared_view(seat), held.written)
+            if self.encoder.alike:  # start from another seat's encoding of this position
+                for other in self._seats.values():
+                    if other.key == now:
+                        self.encoder.adopt(held.canvas, other.canvas)
+                        break
+            self.encoder.update(held.canvas, core.shared_view(seat))
             held.key = now
-            if len(held.written) > MANY_SPANS:  # cheaper to make the list anew when asked
-                held.values = None
-                held.written.clear()
+            held.stale = True
         return held
 
     def values(self, state: IntrigueState, player: int) -> list[float]:
         """What `set_from` leaves in `tensor`, as a new list (a Python game's tensor methods
         return one): for the default observation types, from a list kept per seat, where only
-        the values the encoder wrote again are made anew."""
+        the values that changed are made anew (`SeatTensor.listing`)."""
         core = state.intrigue_state
         if core is None or not self.public or self.history is not None:
             self.set_from(state, player)
             return self.tensor.tolist()
-        held = self._seat_tensor(core, self._seat(player))
-        data, values = held.canvas.data, held.values
-        if values is None:
-            values = held.values = data.tolist()
-        else:
-            for start, stop in held.written:
-                values[start:stop] = data[start:stop].tolist()
-        held.written.clear()
-        return values.copy()
+        return self._seat_tensor(core, self._seat(player)).listing().copy()
 
     def set_from(self, state: IntrigueState, player: int) -> None:
         core = state.intrigue_state

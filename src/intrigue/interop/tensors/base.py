@@ -12,6 +12,7 @@ documented cap and clipped (`scaled`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -113,6 +114,11 @@ class Encoder:
     form of it (an action of the table without its secret part), or None when they never
     see which it was (a secret target, a card taken from a hidden pile). `History` records
     it so in other seats' records.
+
+    ``alike`` says that every seat's view of a position is the same but for the engine's own
+    keys (the game hides nothing from anyone): a seat's encoding is then best made from
+    another seat's encoding of the same position (`adopt`), where only the common section
+    differs.
     """
 
     def __init__(
@@ -121,6 +127,7 @@ class Encoder:
         layout: Layout,
         sections: Sequence[Section],
         public_action: Callable[[Any], Any] | None = None,
+        alike: bool = False,
     ) -> None:
         written = [name for section in sections for name in section.fields]
         if sorted(written) != sorted(f.name for f in layout.fields):
@@ -129,19 +136,15 @@ class Encoder:
         self.layout = layout
         self.sections = tuple(sections)
         self.public_action = public_action or _public
-        self._spans = [
-            _merged(
-                [(layout.offsets[n], layout.offsets[n] + _size(layout, n)) for n in section.fields]
-            )
+        self.alike = alike
+        # Where each section writes, and per row section where each slot writes (slot i of a
+        # field of offset o and row size z is [o + i * z, o + (i + 1) * z)), as one index into
+        # the flat tensor: a section or slot is cleared or copied by one numpy call.
+        self._cells = [
+            _cells([(layout.offsets[n], _size(layout, n)) for n in section.fields])
             for section in self.sections
         ]
-        # Per row section, each field's (offset, row size): slot i is [offset + i * size, +size).
-        self._rows = [
-            [(layout.offsets[n], _size(layout, n) // _rows(layout, n)) for n in section.fields]
-            if section.rows is not None
-            else []
-            for section in self.sections
-        ]
+        self._row_cells = [_row_cells(layout, section) for section in self.sections]
         # The canvas that last encoded each section (and each row of a row section), with the
         # parts it encoded. Seats see most parts alike (OpenSpiel asks every seat's tensor at
         # every step), so another seat's canvas copies them instead of encoding them again.
@@ -169,20 +172,16 @@ class Encoder:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
 
-    def update(
-        self, canvas: Canvas, view: Mapping[str, Any], written: list[tuple[int, int]] | None = None
-    ) -> None:
+    def update(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
         """`encode_into`, incrementally: ``canvas`` holds the encoding of the view it last
         encoded (of the same seat, usually one action earlier), and only the sections whose
         view keys changed since are written again (of a row section, only the changed rows);
         a section whose parts equal those of the encoder's latest encoding of it (for any
         canvas) is copied from there. Views are plain JSON, so comparing a part (in C) costs
-        far less than encoding it. ``written`` collects the (start, stop) spans written."""
+        far less than encoding it."""
         before = canvas.memo.get("view")
         if before is None:
             self.encode_into(canvas, view)
-            if written is not None:
-                written.append((0, self.size))
             return
         data = canvas.data
         latest = self._latest
@@ -198,49 +197,43 @@ class Encoder:
             if rows_only is None:
                 continue
             if rows_only:
-                self._update_rows(canvas, index, view, written)
+                self._update_rows(canvas, index, view)
                 continue
             parts = tuple([view.get(key) for key in section.keys])
-            spans = self._spans[index]
+            cells = self._cells[index]
             source = self._holder(index, parts)
             if source is not None:
-                for start, stop in spans:
-                    data[start:stop] = source.data[start:stop]
+                data[cells] = source.data[cells]
             else:
-                for start, stop in spans:
-                    data[start:stop] = 0.0
+                data[cells] = 0.0
                 section.fill(canvas, view)
                 latest[index] = (parts, canvas)
-            if written is not None:
-                written += spans
             if section.rows is not None:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
 
-    def _update_rows(
-        self,
-        canvas: Canvas,
-        index: int,
-        view: Mapping[str, Any],
-        written: list[tuple[int, int]] | None,
-    ) -> None:
+    def adopt(self, canvas: Canvas, source: Canvas) -> None:
+        """Make ``canvas`` hold ``source``'s encoding, as if it had encoded the same view; a
+        later `update` of ``canvas`` then writes only what its view has otherwise."""
+        canvas.data[:] = source.data
+        # The memo's entries are replaced, never changed in place, so both may hold them.
+        canvas.memo = source.memo.copy()
+
+    def _update_rows(self, canvas: Canvas, index: int, view: Mapping[str, Any]) -> None:
         """Write again the slots of row section ``index`` whose rows changed."""
         section = self.sections[index]
         assert section.rows is not None and section.fill_row is not None
         old_rows, rows = canvas.memo[index], section.rows(view)
         data = canvas.data
         latest = self._latest_rows
+        slots = self._row_cells[index]
         for slot in old_rows.keys() | rows.keys():
             old, new = old_rows.get(slot), rows.get(slot)
             if old is new or old == new:
                 continue
             source = self._row_holder(index, slot, new, view)
-            for offset, size in self._rows[index]:
-                start = offset + slot * size
-                stop = start + size
-                data[start:stop] = 0.0 if source is None else source.data[start:stop]
-                if written is not None:
-                    written.append((start, stop))
+            cells = slots[slot]
+            data[cells] = 0.0 if source is None else source.data[cells]
             if source is None:
                 section.fill_row(canvas, slot, new, view)
                 latest[index, slot] = (new, canvas)
@@ -321,15 +314,25 @@ def _public(action: Any) -> Any:
     return action
 
 
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Spans in order, adjacent ones joined (fewer, larger copies)."""
-    out: list[tuple[int, int]] = []
-    for start, stop in sorted(spans):
-        if out and out[-1][1] == start:
-            out[-1] = (out[-1][0], stop)
-        else:
-            out.append((start, stop))
-    return out
+Cells = slice | np.ndarray  # an index into a flat tensor: a slice where the cells are contiguous
+
+
+def _cells(blocks: Iterable[tuple[int, int]]) -> Cells:
+    """The cells of the (offset, size) ``blocks`` as one index: a slice if they are contiguous,
+    else an array of their positions."""
+    spans = sorted((offset, offset + size) for offset, size in blocks)
+    if all(stop == start for (_, stop), (start, _) in itertools.pairwise(spans)):
+        return slice(spans[0][0], spans[-1][1])
+    return np.concatenate([np.arange(start, stop) for start, stop in spans])
+
+
+def _row_cells(layout: Layout, section: Section) -> list[Cells]:
+    """Per slot of a row section, the cells it writes (empty for other sections)."""
+    if section.rows is None:
+        return []
+    fields = [(layout.offsets[n], _size(layout, n) // _rows(layout, n)) for n in section.fields]
+    slots = _rows(layout, section.fields[0])
+    return [_cells((off + slot * size, size) for off, size in fields) for slot in range(slots)]
 
 
 def _rows(layout: Layout, name: str) -> int:

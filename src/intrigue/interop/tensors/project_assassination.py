@@ -254,4 +254,5 @@ ENCODER = Encoder(
         Section(("turn", "prompt", "placement"), TURN, _fill_turn),
         Section(("decks", "discards", "coins"), CARDS, _fill_cards),
     ],
+    alike=True,
 )
