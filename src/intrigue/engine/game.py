@@ -299,8 +299,8 @@ class State(ABC):
     def _framed(
         self, seat: int | None, body: Callable[[int | None], dict[str, Any]]
     ) -> dict[str, Any]:
-        if seat is not None:
-            self._check_seat(seat)
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.players):
+            self._check_seat(seat)  # raises; the test above is the cheap common case
         outcome = self._outcome
         return {
             "game": self.game.id,

@@ -221,6 +221,25 @@ MOVE_TABLES = {
 }
 
 
+# A card as a view shows it: owner (side), suit, face up, rank label (None: not shown), axis
+# name (four-player palace, else None), and this turn's F_MOVE | F_INV | F_MOVED flags (-1: not
+# acting this turn).
+CardKey = tuple[int, str, bool, str | None, str | None, int]
+_SHARED_CARDS: dict[CardKey, dict[str, Any]] = {}  # shared card views by content (bounded)
+
+
+def _card_json(
+    side: int, suit: str, up: bool, rank: str | None, axis: str | None, flags: int
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"side": side, "suit": suit, "up": up, "rank": rank}
+    if axis is not None:
+        out["axis"] = axis
+    if flags >= 0:
+        out["acting"] = bool(flags & (F_MOVE | F_INV))
+        out["moved"] = bool(flags & F_MOVED)
+    return out
+
+
 class BallState(State):
     """One game of The Masquerade Ball."""
 
@@ -1384,21 +1403,33 @@ class BallState(State):
         self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
 
     # -- views ------------------------------------------------------------------------------
-    def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
-        shown = self.up[cid] or self.phase == OVER or (seat is not None and self._shows(seat, cid))
-        out: dict[str, Any] = {
-            "side": self.owner[cid],
-            "suit": self.suits[cid // CARDS],
-            "up": self.up[cid],
-            "rank": RANK_LABELS[self.rank[cid]] if shown else None,
-        }
-        if self.zone:
-            out["axis"] = AXIS_NAMES[self.axis[cid]]
+    def _card_key(self, cid: int, seat: int | None) -> CardKey:
+        """What ``seat``'s view shows of card ``cid`` (see `_card_json`)."""
+        shown = (
+            self.up[cid]
+            or self.phase == OVER
+            or (seat is not None and self.known[seat] >> cid & 1 and self._shows(seat, cid))
+        )
         flags = self.acts.get(cid)
-        if flags is not None:
-            out["acting"] = bool(flags & (F_MOVE | F_INV))
-            out["moved"] = bool(flags & F_MOVED)
-        return out
+        return (
+            self.owner[cid],
+            self.suits[cid // CARDS],
+            self.up[cid],
+            RANK_LABELS[self.rank[cid]] if shown else None,
+            AXIS_NAMES[self.axis[cid]] if self.zone else None,
+            -1 if flags is None else flags & (F_MOVE | F_INV | F_MOVED),
+        )
+
+    def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
+        return _card_json(*self._card_key(cid, seat))
+
+    def _shared_card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
+        """`_card_view` for a shared view: the one kept dict of its content (never changed)."""
+        key = self._card_key(cid, seat)
+        card = _SHARED_CARDS.get(key)
+        if card is None:
+            card = _SHARED_CARDS[key] = _card_json(*key)
+        return card
 
     def _shows(self, seat: int, cid: int) -> bool:
         if not self.known[seat] >> cid & 1:
@@ -1420,12 +1451,19 @@ class BallState(State):
         return {"count": len(pile), "known": sorted(RANK_LABELS[rank[c]] for c in known)}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
+        return self._view_with(seat, self._card_view)
+
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        # Card views repeat (within a view, from one position to the next and between seats):
+        # a shared view hands out one kept dict per distinct card view.
+        return self._view_with(seat, self._shared_card_view)
+
+    def _view_with(
+        self, seat: int | None, card: Callable[[int, int | None], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The view of ``seat``, with the card views ``card`` gives."""
         names = self.geo.names
-        board = {
-            names[sq]: self._card_view(cid, seat)
-            for sq, cid in enumerate(self.board)
-            if cid != EMPTY
-        }
+        board = {names[sq]: card(cid, seat) for sq, cid in enumerate(self.board) if cid != EMPTY}
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
@@ -1457,10 +1495,10 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": [self._card_view(c, seat) for c in self.ball] if self.zone else None,
+            "ballroom": [card(c, seat) for c in self.ball] if self.zone else None,
             "sides": sides,
             "pending": [
-                {"attacker": self._card_view(a, seat), "from": o, "to": self._name_of(d)}
+                {"attacker": card(a, seat), "from": o, "to": self._name_of(d)}
                 for a, d, o in self.pending
             ],
             "placing": placing,
