@@ -303,6 +303,9 @@ def test_python_side_tensors_and_legal_actions_equal_pyspiels(game_id, history):
     # go through C++ and the game's observers. Both must agree at every node, chance and
     # terminal ones included, and refuse the same calls.
     game = _load(game_id, None, infostate_history=history)
+    kept, made = game.get_type(), pyspiel.Game.get_type(game)  # kept once, not copied
+    for name in (n for n in dir(made) if n[0].islower() and n != "pretty_print"):
+        assert getattr(kept, name) == getattr(made, name), name
     players = game.num_players()
     base = pyspiel.State
     for seed in range(2):
@@ -310,6 +313,8 @@ def test_python_side_tensors_and_legal_actions_equal_pyspiels(game_id, history):
         rng = np.random.RandomState(seed)
         while True:
             # Players asked at random, so a seat's kept values may be several steps behind.
+            assert state.is_chance_node() == base.is_chance_node(state)
+            assert state.rewards() == base.rewards(state)
             for p in [p for p in range(players) if rng.random_sample() < 0.6] + [None]:
                 args = () if p is None else (p,)
                 assert state.legal_actions(*args) == base.legal_actions(state, *args)

@@ -200,12 +200,18 @@ class IntrigueGame(pyspiel.Game):
         )
         super().__init__(game_type(game, spec.players), info, params)
         self.spec = spec
+        self._type = super().get_type()
         # The observers behind the states' Python-side tensor methods (see `IntrigueState`):
         # OpenSpiel's information-state and default observation types.
         self.tensor_observers = {
             True: Observer(spec, pyspiel.IIGObservationType(perfect_recall=True), None),
             False: Observer(spec, None, None),
         }
+
+    def get_type(self) -> pyspiel.GameType:
+        # pyspiel copies the whole type (names, parameter specification) on every call, and
+        # rl_environment asks for it twice a step; a GameType cannot be changed from Python.
+        return self._type
 
     def new_initial_state(self) -> IntrigueState:
         return IntrigueState(self)
@@ -271,6 +277,9 @@ class IntrigueState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return state.to_move[0]
 
+    def is_chance_node(self) -> bool:
+        return self.current_player() == pyspiel.PlayerId.CHANCE
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return SEED_CHANCES.copy()
 
@@ -280,12 +289,14 @@ class IntrigueState(pyspiel.State):
         ids = state.game.action_table.ids
         return sorted(ids[a] for a in state.legal_actions(player))
 
-    # Python callers (rl_environment asks every player's tensor and legal actions at every
-    # step) reach these before pyspiel's methods, which answer the same from C++ but cost far
-    # more for a Python game: C++ sizes the tensor by building a new initial state and writing
-    # its tensor through the observer, copies every named piece, then converts the vector to
-    # a list; its legal_actions calls back into Python three or four times. C++ callers still
-    # use pyspiel's path, which gives the same values (tests compare both).
+    # Python callers (rl_environment asks every player's tensor and legal actions, whether it
+    # is a chance node and the rewards at every step) reach these and `is_chance_node` and
+    # `rewards` before pyspiel's methods, which answer the same from C++ but cost far more
+    # for a Python game: C++ sizes the tensor by building a new initial state and writing its
+    # tensor through the observer, copies every named piece, then converts the vector to a
+    # list; its legal_actions calls back into Python three or four times, and the others once
+    # or twice. C++ callers still use pyspiel's path, which gives the same values (tests
+    # compare both).
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         return self._tensor(True, player)
@@ -344,6 +355,10 @@ class IntrigueState(pyspiel.State):
     def is_terminal(self) -> bool:
         state = self._core.state
         return state is not None and self._ended(state)
+
+    def rewards(self) -> list[float]:
+        # The reward model is terminal: pyspiel's answer is the returns (0 before the end).
+        return self.returns()
 
     def returns(self) -> list[float]:
         state = self._core.state
@@ -414,7 +429,7 @@ class SeatTensor:
             self.listed = data.copy()
         elif self.stale:
             listed = self.listed
-            changed = np.flatnonzero(data != listed)
+            (changed,) = (data != listed).nonzero()
             if changed.size:
                 new = data[changed]
                 listed[changed] = new
