@@ -286,8 +286,7 @@ class IntrigueState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         state = self._core.state
         assert state is not None
-        ids = state.game.action_table.ids
-        return sorted(ids[a] for a in state.legal_actions(player))
+        return sorted(map(state.game.action_table.ids.__getitem__, state.legal_actions(player)))
 
     # Python callers (rl_environment asks every player's tensor and legal actions, whether it
     # is a chance node and the rewards at every step) reach these and `is_chance_node` and

@@ -240,6 +240,16 @@ def _card_json(
     return out
 
 
+def _fresh_cards(keys: list[CardKey]) -> list[dict[str, Any]]:
+    return [_card_json(*key) for key in keys]
+
+
+def _shared_cards(keys: list[CardKey]) -> list[dict[str, Any]]:
+    """The kept card view of each key (made on first use; never changed)."""
+    kept = _SHARED_CARDS
+    return [kept.get(key) or kept.setdefault(key, _card_json(*key)) for key in keys]
+
+
 class BallState(State):
     """One game of The Masquerade Ball."""
 
@@ -1403,33 +1413,35 @@ class BallState(State):
         self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
 
     # -- views ------------------------------------------------------------------------------
-    def _card_key(self, cid: int, seat: int | None) -> CardKey:
-        """What ``seat``'s view shows of card ``cid`` (see `_card_json`)."""
-        shown = (
-            self.up[cid]
-            or self.phase == OVER
-            or (seat is not None and self.known[seat] >> cid & 1 and self._shows(seat, cid))
+    def _card_keys(self, cids: list[int], seat: int | None) -> list[CardKey]:
+        """What ``seat``'s view shows of each card of ``cids`` (see `_card_json`)."""
+        up, rank, acts, axis, owner, suits = (
+            self.up,
+            self.rank,
+            self.acts,
+            self.axis,
+            self.owner,
+            self.suits,
         )
-        flags = self.acts.get(cid)
-        return (
-            self.owner[cid],
-            self.suits[cid // CARDS],
-            self.up[cid],
-            RANK_LABELS[self.rank[cid]] if shown else None,
-            AXIS_NAMES[self.axis[cid]] if self.zone else None,
-            -1 if flags is None else flags & (F_MOVE | F_INV | F_MOVED),
-        )
-
-    def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
-        return _card_json(*self._card_key(cid, seat))
-
-    def _shared_card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
-        """`_card_view` for a shared view: the one kept dict of its content (never changed)."""
-        key = self._card_key(cid, seat)
-        card = _SHARED_CARDS.get(key)
-        if card is None:
-            card = _SHARED_CARDS[key] = _card_json(*key)
-        return card
+        over, zone, shows = self.phase == OVER, self.zone, self._shows
+        # A rank shows face up, to everyone once the ball is over, and to a seat that knows
+        # the card where `_shows` lets it (always under perfect memory).
+        viewer = -1 if seat is None else seat
+        known = 0 if seat is None else self.known[seat]
+        perfect = self.options["memory"] == "perfect"
+        return [
+            (
+                owner[c],
+                suits[c // CARDS],
+                up[c],
+                RANK_LABELS[rank[c]]
+                if up[c] or over or (known >> c & 1 and (perfect or shows(viewer, c)))
+                else None,
+                AXIS_NAMES[axis[c]] if zone else None,
+                -1 if (flags := acts.get(c)) is None else flags & (F_MOVE | F_INV | F_MOVED),
+            )
+            for c in cids
+        ]
 
     def _shows(self, seat: int, cid: int) -> bool:
         if not self.known[seat] >> cid & 1:
@@ -1446,24 +1458,30 @@ class BallState(State):
             return {"count": len(pile), "cards": [RANK_LABELS[rank[c]] for c in pile]}
         if self.phase == OVER:  # MB-53: the masks are off, for spectators too
             known = pile
+        elif seat is None or not pile:
+            return {"count": len(pile), "known": []}
         else:
-            known = [] if seat is None else [c for c in pile if self.known[seat] >> c & 1]
-        return {"count": len(pile), "known": sorted(RANK_LABELS[rank[c]] for c in known)}
+            mask = self.known[seat]
+            known = [c for c in pile if mask >> c & 1]
+        return {"count": len(pile), "known": sorted([RANK_LABELS[rank[c]] for c in known])}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        return self._view_with(seat, self._card_view)
+        return self._view_with(seat, _fresh_cards)
 
     def _shared_view(self, seat: int | None) -> dict[str, Any]:
         # Card views repeat (within a view, from one position to the next and between seats):
         # a shared view hands out one kept dict per distinct card view.
-        return self._view_with(seat, self._shared_card_view)
+        return self._view_with(seat, _shared_cards)
 
     def _view_with(
-        self, seat: int | None, card: Callable[[int, int | None], dict[str, Any]]
+        self, seat: int | None, cards: Callable[[list[CardKey]], list[dict[str, Any]]]
     ) -> dict[str, Any]:
-        """The view of ``seat``, with the card views ``card`` gives."""
+        """The view of ``seat``, with the card views ``cards`` makes of their keys."""
         names = self.geo.names
-        board = {names[sq]: card(cid, seat) for sq, cid in enumerate(self.board) if cid != EMPTY}
+        squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
+        shown = cards(self._card_keys([self.board[sq] for sq in squares], seat))
+        board = {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
+        attackers = cards(self._card_keys([a for a, _, _ in self.pending], seat))
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
@@ -1495,11 +1513,11 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": [card(c, seat) for c in self.ball] if self.zone else None,
+            "ballroom": cards(self._card_keys(self.ball, seat)) if self.zone else None,
             "sides": sides,
             "pending": [
-                {"attacker": card(a, seat), "from": o, "to": self._name_of(d)}
-                for a, d, o in self.pending
+                {"attacker": attacker, "from": o, "to": self._name_of(d)}
+                for attacker, (_, d, o) in zip(attackers, self.pending, strict=True)
             ],
             "placing": placing,
             "delivering": None if self.phase != DROP else self._name_of(self.delivering),

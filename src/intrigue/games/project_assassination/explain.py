@@ -67,7 +67,7 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
         "max_turns": state.options["max_turns"],
         "first": state.first,
         "current": state.current if state.phase != "over" else None,
-        "obstacles": [NAMES[c] for c, o in enumerate(state.obst) if o],
+        "obstacles": [name for name, o in zip(NAMES, state.obst, strict=True) if o],
         "enemies": [
             {
                 "cell": NAMES[c],

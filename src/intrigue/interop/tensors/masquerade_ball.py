@@ -162,7 +162,7 @@ def _place_rows(view: Mapping[str, Any]) -> dict[int, Any]:
     `BALL_SLOTS` (a later card on the same place wins)."""
     rows = {}
     for name, card in (view.get("board") or {}).items():
-        if (i := place_index(name)) is not None:
+        if name.__class__ is str and (i := _place_index(name)) is not None:  # place_index
             rows[i] = card
     for k, card in enumerate((view.get("ballroom") or [])[:BALL_SLOTS]):
         rows[len(COURTS) * COURT_PLACES + k] = card
