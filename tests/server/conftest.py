@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ from server_driver import Player, ThreadServer
 
 from intrigue.server.config import Settings
 
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -108,3 +111,26 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServe
     running = ThreadServer(Settings(database_url=sqlite_url(db), bot_delay=0)).start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    """The test Redis (``INTRIGUE_TEST_REDIS`` or the local one); skips if unreachable."""
+    url = os.environ.get("INTRIGUE_TEST_REDIS") or DEFAULT_REDIS
+    redis = pytest.importorskip("redis", reason="the redis package is missing")
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except Exception as exc:
+        pytest.skip(f"no Redis reachable at {url} ({type(exc).__name__})")
+    finally:
+        client.close()
+    return url
+
+
+@pytest.fixture(scope="module")
+def bus_options(redis_url: str) -> tuple[list[str], dict[str, str]]:
+    """``intrigue serve`` options and environment: the Redis, with this run's channel prefix."""
+    prefix = f"intrigue-test-{secrets.token_hex(4)}"
+    secret = secrets.token_hex(16)  # the processes' shared key for signing bus notes
+    return ["--redis", redis_url], {"INTRIGUE_REDIS_PREFIX": prefix, "INTRIGUE_BUS_SECRET": secret}

@@ -351,3 +351,58 @@ def closed_with(player: Player) -> tuple[list[dict[str, Any]], int]:
     except ConnectionClosed as closed:
         assert closed.rcvd is not None, "the connection ended without a close frame"
         return seen, closed.rcvd.code
+
+
+# -- several players at one table ------------------------------------------------------------
+def poll(player: Player, timeout: float = 0.05) -> bool:
+    """Read one message if one comes within ``timeout``."""
+    try:
+        raw = player.ws.recv(timeout=timeout)
+    except TimeoutError:
+        return False
+    message = json.loads(raw)
+    player.received.append(message)
+    if message["type"] in ("sync", "update"):
+        player.latest = message
+    return True
+
+
+def drain(player: Player) -> None:
+    while poll(player, 0.01):
+        pass
+
+
+def link_index(table: dict, seat: int) -> int:
+    return next(i for i, link in enumerate(table["links"]) if link["seat"] == seat)
+
+
+def seat_player(server: ProcessServer | ThreadServer, table: dict, seat: int) -> Player:
+    player = Player(server.ws_url, table["id"], table["links"][link_index(table, seat)]["token"])
+    player.sync()
+    return player
+
+
+def play_together(players: list[Player], until_step: int | None = None) -> list[str]:
+    """Every seat plays its first legal move whenever it has one, until the game is over (or
+    ``until_step`` moves are played); the moves accepted, in order. Each seat only learns of
+    the others' moves through its own connection, so a seat of one process gets its turn only
+    if the other process's moves reach it."""
+    accepted = []
+    deadline = time.monotonic() + 2 * TIMEOUT
+    while True:
+        for player in players:
+            drain(player)
+        latest = [p.latest for p in players]
+        if all(m is not None and is_over(m) for m in latest):
+            return accepted
+        if until_step is not None and max(m["view"]["step"] for m in latest if m) >= until_step:
+            return accepted
+        mover = next((p for p in players if p.latest and p.latest["legal_actions"]), None)
+        if mover is None:
+            assert time.monotonic() < deadline, "the game stopped moving"
+            poll(players[0], 0.1)
+            continue
+        assert mover.latest is not None
+        answer = mover.act(first_action(mover.latest))
+        assert answer["type"] != "error", answer
+        accepted.append(answer["accepted"])

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import redis
 from server_driver import Player, ThreadServer, create_table
-from test_server_scaleout import redis_url  # noqa: F401 - the fixture
 
 from intrigue.server.config import Settings
 from intrigue.server.scaleout.bus import make_bus, sign
@@ -23,7 +22,7 @@ SECRET = secrets.token_hex(16)
 
 
 @pytest.fixture
-def bused(tmp_path: Path, redis_url: str) -> Iterator[ThreadServer]:  # noqa: F811
+def bused(tmp_path: Path, redis_url: str) -> Iterator[ThreadServer]:
     settings = Settings(
         database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         bot_delay=0,
@@ -36,7 +35,7 @@ def bused(tmp_path: Path, redis_url: str) -> Iterator[ThreadServer]:  # noqa: F8
     running.stop()
 
 
-def test_forged_notes_are_dropped_and_signed_ones_heard(bused, redis_url):  # noqa: F811
+def test_forged_notes_are_dropped_and_signed_ones_heard(bused, redis_url):
     table = create_table(bused.url, seats=["human"] * 5)
     player = Player(bused.ws_url, table["id"], table["links"][0]["token"])
     player.sync()

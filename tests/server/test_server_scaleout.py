@@ -12,7 +12,6 @@ its own.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import time
@@ -26,8 +25,11 @@ from server_driver import (
     ThreadServer,
     closed_with,
     create_table,
-    first_action,
     is_over,
+    link_index,
+    play_together,
+    poll,
+    seat_player,
 )
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -39,10 +41,7 @@ from intrigue.server.storage.db import Store
 from intrigue.server.tables.devices import SIGNED_OUT
 from intrigue.server.transport.websocket import CLOSE_BAD_TOKEN
 
-redis = pytest.importorskip("redis", reason="the redis package is missing")
-
 DEFAULT_PG = "postgresql+psycopg://127.0.0.1:5432/test"
-DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 FIVE_HUMANS = ["human"] * 5
 SHORT = {"max_turns": 2}  # a whole Masquerade Murder game in a few dozen moves
 
@@ -72,27 +71,6 @@ def pg_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def redis_url() -> str:
-    url = os.environ.get("INTRIGUE_TEST_REDIS") or DEFAULT_REDIS
-    client = redis.Redis.from_url(url, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except Exception as exc:
-        pytest.skip(f"no Redis reachable at {url} ({type(exc).__name__})")
-    finally:
-        client.close()
-    return url
-
-
-@pytest.fixture(scope="module")
-def bus_options(redis_url: str) -> tuple[list[str], dict[str, str]]:
-    """``intrigue serve`` options and environment: the Redis, with this run's channel prefix."""
-    prefix = f"intrigue-test-{secrets.token_hex(4)}"
-    secret = secrets.token_hex(16)  # the processes' shared key for signing bus notes
-    return ["--redis", redis_url], {"INTRIGUE_REDIS_PREFIX": prefix, "INTRIGUE_BUS_SECRET": secret}
-
-
-@pytest.fixture(scope="module")
 def pair(
     pg_url: str, bus_options: tuple[list[str], dict[str, str]], tmp_path_factory
 ) -> Iterator[tuple[ProcessServer, ProcessServer]]:
@@ -110,60 +88,6 @@ def pair(
 
 
 # -- helpers --------------------------------------------------------------------------------------
-def poll(player: Player, timeout: float = 0.05) -> bool:
-    """Read one message if one comes within ``timeout``."""
-    try:
-        raw = player.ws.recv(timeout=timeout)
-    except TimeoutError:
-        return False
-    message = json.loads(raw)
-    player.received.append(message)
-    if message["type"] in ("sync", "update"):
-        player.latest = message
-    return True
-
-
-def drain(player: Player) -> None:
-    while poll(player, 0.01):
-        pass
-
-
-def link_index(table: dict, seat: int) -> int:
-    return next(i for i, link in enumerate(table["links"]) if link["seat"] == seat)
-
-
-def seat_player(server: ProcessServer | ThreadServer, table: dict, seat: int) -> Player:
-    player = Player(server.ws_url, table["id"], table["links"][link_index(table, seat)]["token"])
-    player.sync()
-    return player
-
-
-def play_together(players: list[Player], until_step: int | None = None) -> list[str]:
-    """Every seat plays its first legal move whenever it has one, until the game is over (or
-    ``until_step`` moves are played); the moves accepted, in order. Each seat only learns of
-    the others' moves through its own connection, so a seat of one process gets its turn only
-    if the other process's moves reach it."""
-    accepted = []
-    deadline = time.monotonic() + 2 * TIMEOUT
-    while True:
-        for player in players:
-            drain(player)
-        latest = [p.latest for p in players]
-        if all(m is not None and is_over(m) for m in latest):
-            return accepted
-        if until_step is not None and max(m["view"]["step"] for m in latest if m) >= until_step:
-            return accepted
-        mover = next((p for p in players if p.latest and p.latest["legal_actions"]), None)
-        if mover is None:
-            assert time.monotonic() < deadline, "the game stopped moving"
-            poll(players[0], 0.1)
-            continue
-        assert mover.latest is not None
-        answer = mover.act(first_action(mover.latest))
-        assert answer["type"] != "error", answer
-        accepted.append(answer["accepted"])
-
-
 def stored_game(pg_url: str, table_id: str) -> intrigue.engine.State:
     """The table as stored, replayed by the engine (raises if the history is not a game)."""
     store = Store(pg_url)
