@@ -55,16 +55,20 @@ TICK = 1.0  # seconds between periodic passes (catch-up check, leases)
 HEARTBEAT = 2.0  # seconds between presence notes
 EXPIRE = 6.0  # seconds of silence after which another process counts as gone
 ADOPT_EVERY = 5  # periodic passes between loads of unfinished tables held nowhere here
+# Periodic passes between catch-ups of the tables nothing here shows or plays (`Bus.watched`):
+# they are caught up whenever they are looked at, so this only keeps the lobby's list fresh.
+UNWATCHED_EVERY = 10
 FORGED_NOTICE = 60.0  # seconds between warnings about notes with no valid signature
 MAX_OUTBOX = 10_000  # notes waiting for Redis; beyond that they are dropped (the pass repairs)
 
 
 @dataclass
 class Peer:
-    """Another server process, as heard on the bus: when, and its connected seats per table."""
+    """Another server process, as heard on the bus: when, and its connections per table (the
+    seats they play; None for a spectator)."""
 
     seen: float
-    tables: dict[str, set[int]] = field(default_factory=dict)
+    tables: dict[str, set[int | None]] = field(default_factory=dict)
 
 
 class Bus:
@@ -131,7 +135,19 @@ class Bus:
         return not self.leases.enabled or table.id in self.leases.held
 
     def moved(self, table: LiveTable, ordinal: int) -> None:
-        self._note("move", table.id, n=ordinal)
+        if self.needed_elsewhere(table):
+            self._note("move", table.id, n=ordinal)
+        # Else no other process shows or plays the table: each catches its copy up when it
+        # next looks at it (`Hub.get`), or in its periodic pass (`_reconcile`), so a move
+        # costs the others nothing (with `--workers` a table's connections all meet in one
+        # process, where this note would only make every other process read the database).
+
+    def needed_elsewhere(self, table: LiveTable) -> bool:
+        """Whether the other processes must hear of a move at ``table`` at once: one of them
+        has a connection to it, or one of them may play its bots or clock."""
+        if any(table.id in peer.tables for peer in self.peers.values()):
+            return True
+        return _moves_by_itself(table) and table.id not in self.leases.held
 
     def said(self, table: LiveTable, line: MessageRecord) -> None:
         self._note("chat", table.id, id=line.id)  # the id only: the text stays in the database
@@ -150,7 +166,7 @@ class Bus:
 
     def presence_changed(self, table: LiveTable) -> None:
         """A connection here joined or left ``table``."""
-        self._note("here", table.id, s=sorted(_local_seats(table)))
+        self._note("here", table.id, s=_listed(_local_seats(table)))
         self.apply_presence(table)
 
     async def refresh(self, table: LiveTable) -> None:
@@ -161,8 +177,14 @@ class Bus:
         except Exception:
             log.exception("table %s: could not catch up with the database", table.id)
 
-    def seats_elsewhere(self, table_id: str) -> set[int]:
-        seats: set[int] = set()
+    def watched(self, table: LiveTable) -> bool:
+        """Whether a move stored elsewhere must reach this process's copy of ``table`` at
+        once: a connection here shows the table, or this process plays its bots or clock."""
+        return bool(table.clients) or (_moves_by_itself(table) and self.in_charge(table))
+
+    def seats_elsewhere(self, table_id: str) -> set[int | None]:
+        """The seats connected to the other processes (None: a spectator is)."""
+        seats: set[int | None] = set()
         for peer in self.peers.values():
             seats |= peer.tables.get(table_id, set())
         return seats
@@ -248,7 +270,10 @@ class Bus:
         if table is None:
             return  # not held here: it is loaded from the database when asked for
         if kind == "move":
-            self.wake(table)
+            if self.watched(table):
+                self.wake(table)
+            # Else nothing here shows or plays the table: the next look at it (`Hub.get`
+            # refreshes) or the periodic pass catches it up, one read for many moves.
         elif kind == "chat":
             self._spawn(catch_up_chat(table, int(note["id"])))
         elif kind == "told":
@@ -333,7 +358,7 @@ class Bus:
             await asyncio.sleep(TICK)
             passes += 1
             try:
-                await self._reconcile()
+                await self._reconcile(everything=passes % UNWATCHED_EVERY == 0)
                 await self._lease_pass()
                 if time.monotonic() - last_heartbeat >= HEARTBEAT:
                     last_heartbeat = time.monotonic()
@@ -344,9 +369,14 @@ class Bus:
             except Exception:
                 log.exception("bus: the periodic pass failed")
 
-    async def _reconcile(self) -> None:
-        """Catch up every table held here that the database shows ahead (a note was lost)."""
-        tables = [t for t in self.hub.tables.values() if not t.state.is_over or t.clients]
+    async def _reconcile(self, everything: bool = True) -> None:
+        """Catch up the tables held here that the database shows ahead (a note was lost, or
+        none was sent: `moved`); unless ``everything``, only the `watched` ones."""
+        tables = [
+            t
+            for t in self.hub.tables.values()
+            if (not t.state.is_over or t.clients) and (everything or self.watched(t))
+        ]
         moves, lines = await asyncio.to_thread(progress, self.hub.store, [t.id for t in tables])
         for table in tables:
             if moves.get(table.id, 0) > len(table.state.history):
@@ -374,7 +404,7 @@ class Bus:
                 await self.hub.get(table_id)
 
     def _heartbeat(self) -> None:
-        seats = {t.id: sorted(s) for t in self.hub.tables.values() if (s := _local_seats(t))}
+        seats = {t.id: _listed(s) for t in self.hub.tables.values() if (s := _local_seats(t))}
         self._note("here", None, all=seats)
 
     def _expire(self) -> None:
@@ -402,8 +432,20 @@ async def _logged(work: Coroutine[Any, Any, Any]) -> None:
         log.exception("bus: a background task failed")
 
 
-def _local_seats(table: LiveTable) -> set[int]:
-    return {c.seat for c in table.clients if c.seat is not None and not c.closed}
+def _local_seats(table: LiveTable) -> set[int | None]:
+    """The seats connected here (None: a spectator is), as the presence notes tell them."""
+    return {c.seat for c in table.clients if not c.closed}
+
+
+def _listed(seats: set[int | None]) -> list[int | None]:
+    """``seats`` as a JSON list: the seats in order, then None if a spectator is connected."""
+    return [*sorted(s for s in seats if s is not None), *([None] if None in seats else [])]
+
+
+def _moves_by_itself(table: LiveTable) -> bool:
+    """Whether ``table`` has moves no connection makes: bots, stand-ins or a clock."""
+    clock = table.clock
+    return bool(table.bots) or bool(clock.standins) or clock.limit is not None
 
 
 def sign(key: bytes, note: dict[str, Any]) -> str:
