@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import secrets
+import socket
+import subprocess
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
 import uvicorn
-from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from ..config import (
@@ -29,7 +31,8 @@ from ..config import (
 )
 from ..storage.db import DatabaseDamaged, Store
 from .app import create_app
-from .connections import GuardedH11Protocol, install
+from .connections import install
+from .dispatch import Dispatcher
 from .logs import mask_secrets_in_logs
 from .tuning import tune_process
 
@@ -63,7 +66,8 @@ def serve(
     with one sentence (exit status 2) before anything is served or written."""
     _basic_logging(log_level)
     try:
-        _check_database(settings.database_url)
+        # Workers starting together would race to create a new SQLite file's schema.
+        _check_database(settings.database_url, migrate=workers > 1)
     except DatabaseDamaged as exc:
         print(f"intrigue: {exc}", file=sys.stderr, flush=True)
         return 2
@@ -82,9 +86,10 @@ def serve(
 def serve_workers(
     settings: Settings, host: str, port: int, workers: int, log_level: str = "info"
 ) -> int:
-    """Several uvicorn worker processes on one port, linked by the Redis bus (docs/deploy.md).
+    """Several worker processes on one port, linked by the Redis bus (docs/deploy.md).
 
-    Each worker builds its app with `worker_app` from the environment, which is set here.
+    This process accepts the connections and hands each table's to one worker (`dispatch`);
+    each worker builds its settings from the environment, which is set here (`worker_config`).
     """
     os.environ[DATABASE_ENV] = settings.database_url
     os.environ[BOT_DELAY_ENV] = str(settings.bot_delay)
@@ -95,46 +100,63 @@ def serve_workers(
     os.environ[LOG_LEVEL_ENV] = log_level
     os.environ[HOSTS_ENV] = ",".join(settings.allowed_hosts)
     os.environ[ORIGINS_ENV] = ",".join(settings.allowed_origins)
-    uvicorn.run(
-        "intrigue.server.transport.run:worker_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        http=GuardedH11Protocol,  # its limits come from the environment set above
-        ws="websockets-sansio",
-        ws_max_size=settings.max_frame_bytes,
-        ws_per_message_deflate=settings.ws_compression,
-        lifespan="on",
-        access_log=False,
-        log_level=log_level,
-    )
-    return 0
+    try:
+        listener = _listen(host, port)
+    except OSError as exc:
+        print(f"intrigue: cannot listen on port {port}: {exc.strerror}", file=sys.stderr)
+        return 1
 
-
-def worker_app() -> FastAPI:
-    """The app of one ``--workers`` process, with the settings its parent put in the environment."""
-    _basic_logging(os.environ.get(LOG_LEVEL_ENV, "info"))
-    redis_url, redis_prefix = choose_redis(None)
-    app = create_app(
-        Settings(
-            database_url=choose_database_url(None),
-            bot_delay=choose_bot_delay(None),
-            redis_url=redis_url,
-            redis_prefix=redis_prefix,
-            bus_secret=os.environ.get(BUS_SECRET_ENV) or None,
-            **limits_from_environment(),  # inherited from the parent's environment
-            **origins_from_environment(""),
+    def spawn(channel: socket.socket) -> subprocess.Popen[bytes]:
+        fd = channel.fileno()
+        return subprocess.Popen(
+            [sys.executable, "-m", "intrigue.server.transport.worker", str(fd), log_level],
+            pass_fds=(fd,),
+            start_new_session=True,  # a Ctrl+C reaches the dispatcher, which stops them
         )
+
+    return asyncio.run(Dispatcher(listener, workers, spawn).run())
+
+
+def worker_config(log_level: str) -> uvicorn.Config:
+    """The uvicorn set-up of one ``--workers`` process, with the settings its parent put in the
+    environment; its app is built (and the process tuned) here."""
+    _basic_logging(log_level)
+    redis_url, redis_prefix = choose_redis(None)
+    settings = Settings(
+        database_url=choose_database_url(None),
+        bot_delay=choose_bot_delay(None),
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        bus_secret=os.environ.get(BUS_SECRET_ENV) or None,
+        **limits_from_environment(),  # inherited from the parent's environment
+        **origins_from_environment(""),
     )
+    config = uvicorn_config(settings, "127.0.0.1", 0, log_level)  # listens on nothing itself
     tune_process()  # the application is built: freeze it for the garbage collector
-    return app
+    return config
 
 
-def _check_database(url: str) -> None:
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket the dispatcher accepts on (uvicorn's default backlog)."""
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+        listener.listen(2048)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _check_database(url: str, migrate: bool = False) -> None:
+    """`DatabaseDamaged` if a SQLite file is damaged; ``migrate``: bring the schema up to date."""
     store = Store(url)
     try:
-        store.check_integrity()
+        if migrate:
+            store.migrate()  # checks the integrity first
+        else:
+            store.check_integrity()
     finally:
         store.close()
 
