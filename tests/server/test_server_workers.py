@@ -153,3 +153,29 @@ def test_the_dispatcher_stops_its_workers_on_sigterm(workers):
     workers.proc.send_signal(signal.SIGTERM)
     assert workers.proc.wait(TIMEOUT) == 0
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids), "workers to exit")
+
+
+def test_a_worker_that_dies_is_replaced_and_its_tables_served_again(workers):
+    assert workers.proc is not None
+    table = create_table(workers.url, seats=["human"] * 5, options=SHORT)
+    player = seat_player(workers, table, 0)
+    pids = children(workers.proc.pid)
+    port = player.ws.socket.getsockname()[1]
+    victim = holder(pids, server_side_socket_inode(port, workers.port))
+    os.kill(victim, signal.SIGKILL)
+    wait_until(
+        lambda: victim not in children(workers.proc.pid) and len(children(workers.proc.pid)) == 2,
+        "a new worker in place of the killed one",
+    )
+    player.close()
+    # The table reloads from the database in the new worker: all five seats play again there.
+    again = [seat_player(workers, table, seat) for seat in range(5)]
+    assert play_together(again, until_step=2)
+    pids = children(workers.proc.pid)
+    held = {
+        holder(pids, server_side_socket_inode(p.ws.socket.getsockname()[1], workers.port))
+        for p in again
+    }
+    assert len(held) == 1 and victim not in held
+    for player in again:
+        player.close()
