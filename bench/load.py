@@ -319,9 +319,29 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time so far of a process and its descendants alive now (Linux
+    /proc): the workers of ``intrigue serve --workers`` count as the server's."""
+    total = 0
+    for member in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it exited meanwhile
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc)."""
+    tree, index = [pid], 0
+    while index < len(tree):
+        try:
+            children = Path(f"/proc/{tree[index]}/task/{tree[index]}/children").read_text()
+        except OSError:
+            children = ""
+        tree.extend(int(child) for child in children.split())
+        index += 1
+    return tree
 
 
 def waited_for_cpu(pid: int) -> float | None:
