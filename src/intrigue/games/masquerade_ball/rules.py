@@ -225,7 +225,6 @@ MOVE_TABLES = {
 # name (four-player palace, else None), and this turn's F_MOVE | F_INV | F_MOVED flags (-1: not
 # acting this turn).
 CardKey = tuple[int, str, bool, str | None, str | None, int]
-_SHARED_CARDS: dict[CardKey, dict[str, Any]] = {}  # shared card views by content (bounded)
 
 
 def _card_json(
@@ -240,14 +239,8 @@ def _card_json(
     return out
 
 
-def _fresh_cards(keys: list[CardKey]) -> list[dict[str, Any]]:
+def _cards(keys: list[CardKey]) -> list[dict[str, Any]]:
     return [_card_json(*key) for key in keys]
-
-
-def _shared_cards(keys: list[CardKey]) -> list[dict[str, Any]]:
-    """The kept card view of each key (made on first use; never changed)."""
-    kept = _SHARED_CARDS
-    return [kept.get(key) or kept.setdefault(key, _card_json(*key)) for key in keys]
 
 
 class BallState(State):
@@ -1466,22 +1459,11 @@ class BallState(State):
         return {"count": len(pile), "known": sorted([RANK_LABELS[rank[c]] for c in known])}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        return self._view_with(seat, _fresh_cards)
-
-    def _shared_view(self, seat: int | None) -> dict[str, Any]:
-        # Card views repeat (within a view, from one position to the next and between seats):
-        # a shared view hands out one kept dict per distinct card view.
-        return self._view_with(seat, _shared_cards)
-
-    def _view_with(
-        self, seat: int | None, cards: Callable[[list[CardKey]], list[dict[str, Any]]]
-    ) -> dict[str, Any]:
-        """The view of ``seat``, with the card views ``cards`` makes of their keys."""
         names = self.geo.names
         squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
-        shown = cards(self._card_keys([self.board[sq] for sq in squares], seat))
+        shown = _cards(self._card_keys([self.board[sq] for sq in squares], seat))
         board = {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
-        attackers = cards(self._card_keys([a for a, _, _ in self.pending], seat))
+        attackers = _cards(self._card_keys([a for a, _, _ in self.pending], seat))
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
@@ -1513,7 +1495,7 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": cards(self._card_keys(self.ball, seat)) if self.zone else None,
+            "ballroom": _cards(self._card_keys(self.ball, seat)) if self.zone else None,
             "sides": sides,
             "pending": [
                 {"attacker": attacker, "from": o, "to": self._name_of(d)}
