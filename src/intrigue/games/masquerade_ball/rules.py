@@ -221,28 +221,6 @@ MOVE_TABLES = {
 }
 
 
-# A card as a view shows it: owner (side), suit, face up, rank label (None: not shown), axis
-# name (four-player palace, else None), and this turn's F_MOVE | F_INV | F_MOVED flags (-1: not
-# acting this turn).
-CardKey = tuple[int, str, bool, str | None, str | None, int]
-
-
-def _card_json(
-    side: int, suit: str, up: bool, rank: str | None, axis: str | None, flags: int
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"side": side, "suit": suit, "up": up, "rank": rank}
-    if axis is not None:
-        out["axis"] = axis
-    if flags >= 0:
-        out["acting"] = bool(flags & (F_MOVE | F_INV))
-        out["moved"] = bool(flags & F_MOVED)
-    return out
-
-
-def _cards(keys: list[CardKey]) -> list[dict[str, Any]]:
-    return [_card_json(*key) for key in keys]
-
-
 class BallState(State):
     """One game of The Masquerade Ball."""
 
@@ -1406,35 +1384,21 @@ class BallState(State):
         self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
 
     # -- views ------------------------------------------------------------------------------
-    def _card_keys(self, cids: list[int], seat: int | None) -> list[CardKey]:
-        """What ``seat``'s view shows of each card of ``cids`` (see `_card_json`)."""
-        up, rank, acts, axis, owner, suits = (
-            self.up,
-            self.rank,
-            self.acts,
-            self.axis,
-            self.owner,
-            self.suits,
-        )
-        over, zone, shows = self.phase == OVER, self.zone, self._shows
-        # A rank shows face up, to everyone once the ball is over, and to a seat that knows
-        # the card where `_shows` lets it (always under perfect memory).
-        viewer = -1 if seat is None else seat
-        known = 0 if seat is None else self.known[seat]
-        perfect = self.options["memory"] == "perfect"
-        return [
-            (
-                owner[c],
-                suits[c // CARDS],
-                up[c],
-                RANK_LABELS[rank[c]]
-                if up[c] or over or (known >> c & 1 and (perfect or shows(viewer, c)))
-                else None,
-                AXIS_NAMES[axis[c]] if zone else None,
-                -1 if (flags := acts.get(c)) is None else flags & (F_MOVE | F_INV | F_MOVED),
-            )
-            for c in cids
-        ]
+    def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
+        shown = self.up[cid] or self.phase == OVER or (seat is not None and self._shows(seat, cid))
+        out: dict[str, Any] = {
+            "side": self.owner[cid],
+            "suit": self.suits[cid // CARDS],
+            "up": self.up[cid],
+            "rank": RANK_LABELS[self.rank[cid]] if shown else None,
+        }
+        if self.zone:
+            out["axis"] = AXIS_NAMES[self.axis[cid]]
+        flags = self.acts.get(cid)
+        if flags is not None:
+            out["acting"] = bool(flags & (F_MOVE | F_INV))
+            out["moved"] = bool(flags & F_MOVED)
+        return out
 
     def _shows(self, seat: int, cid: int) -> bool:
         if not self.known[seat] >> cid & 1:
@@ -1451,19 +1415,17 @@ class BallState(State):
             return {"count": len(pile), "cards": [RANK_LABELS[rank[c]] for c in pile]}
         if self.phase == OVER:  # MB-53: the masks are off, for spectators too
             known = pile
-        elif seat is None or not pile:
-            return {"count": len(pile), "known": []}
         else:
-            mask = self.known[seat]
-            known = [c for c in pile if mask >> c & 1]
-        return {"count": len(pile), "known": sorted([RANK_LABELS[rank[c]] for c in known])}
+            known = [] if seat is None else [c for c in pile if self.known[seat] >> c & 1]
+        return {"count": len(pile), "known": sorted(RANK_LABELS[rank[c]] for c in known)}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         names = self.geo.names
-        squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
-        shown = _cards(self._card_keys([self.board[sq] for sq in squares], seat))
-        board = {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
-        attackers = _cards(self._card_keys([a for a, _, _ in self.pending], seat))
+        board = {
+            names[sq]: self._card_view(cid, seat)
+            for sq, cid in enumerate(self.board)
+            if cid != EMPTY
+        }
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
@@ -1495,11 +1457,11 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": _cards(self._card_keys(self.ball, seat)) if self.zone else None,
+            "ballroom": [self._card_view(c, seat) for c in self.ball] if self.zone else None,
             "sides": sides,
             "pending": [
-                {"attacker": attacker, "from": o, "to": self._name_of(d)}
-                for attacker, (_, d, o) in zip(attackers, self.pending, strict=True)
+                {"attacker": self._card_view(a, seat), "from": o, "to": self._name_of(d)}
+                for a, d, o in self.pending
             ],
             "placing": placing,
             "delivering": None if self.phase != DROP else self._name_of(self.delivering),
