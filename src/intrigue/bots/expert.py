@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -136,4 +136,4 @@ class ExpertBot(ISMCTSBot):
         module = feature_module(game_id)
         if model is None or module is None or base.evaluate is None:
             return base
-        return SearchHooks(base.policy, model_evaluation(model, module.features), base.settings)
+        return replace(base, evaluate=model_evaluation(model, module.features))

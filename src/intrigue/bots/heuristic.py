@@ -7,6 +7,13 @@ rng)``, the policy. It may also help the search bot (`search_hooks`):
   determinization, for rollouts (by default ``choose`` on ``state.view(seat)``);
 * ``evaluate(state) -> list[float]``: how good a determinization looks for every seat, each
   value in [-1, 1] like the outcome's returns, so rollouts can stop early;
+* ``shortlist(state, seat, legal, rng) -> list[Action]``: the legal moves for ``seat`` in a
+  determinization, the policy's best first (its first is the policy's move), so that search
+  may consider only the first few (the ``width`` setting);
+* ``belief(sample, seat) -> weigh``: built once per decision from a determinization (its
+  public record), ``weigh(sample)`` in [0, 1] says how well another determinization's hidden
+  facts explain the public play that ``State.determinize`` does not weigh (the search keeps a
+  sample with that chance, drawing another otherwise);
 * ``explain(view, legal, action) -> str | None``: why ``choose`` picked ``action``, in a short
   phrase for people (the hints of a "First game", `intrigue.bots.advice`);
 * ``SEARCH``: a dict of the game's default search settings (``depth``, ``bias``, ``epsilon``).
@@ -32,6 +39,8 @@ Policy = Callable[[dict[str, Any], list[Action], RandomSource], Action]
 # ``explain(view, legal, action)``: why the policy picked ``action``, for people (advice.py).
 Explainer = Callable[[dict[str, Any], list[Action], Action], str | None]
 RolloutPolicy = Callable[[State, int, list[Action], Any], Action]
+Shortlist = Callable[[State, int, list[Action], Any], list[Action]]
+Belief = Callable[[State, int], Callable[[State], float]]
 Evaluator = Callable[[State], Sequence[float]]
 _policies: dict[str, Policy] = {}
 _hooks: dict[str, SearchHooks] = {}
@@ -69,6 +78,8 @@ class SearchHooks:
     policy: RolloutPolicy | None = None
     evaluate: Evaluator | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    shortlist: Shortlist | None = None
+    belief: Belief | None = None
 
 
 def _view_policy(choose: Policy) -> RolloutPolicy:
@@ -90,7 +101,11 @@ def search_hooks(game_id: str) -> SearchHooks:
             if policy is None:
                 policy = _view_policy(getattr(module, attribute))
             _hooks[game_id] = SearchHooks(
-                policy, getattr(module, "evaluate", None), dict(getattr(module, "SEARCH", {}))
+                policy,
+                getattr(module, "evaluate", None),
+                dict(getattr(module, "SEARCH", {})),
+                getattr(module, "shortlist", None),
+                getattr(module, "belief", None),
             )
     return _hooks[game_id]
 

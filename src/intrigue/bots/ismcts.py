@@ -35,6 +35,10 @@ Two more parameters shape the search:
   games that count them, `State.repetitions`) scores that much less for every seat, on the
   [-1, 1] scale of results: a loop heads for the cap's draw, and a way out of about the same
   worth is preferred.
+* ``width``: at the searching seat's decisions the tree considers only the policy's first
+  ``width`` moves (the game's ``shortlist`` hook ranks them; 0: every legal move). With
+  20-40 legal moves and a few hundred iterations every move gets a handful of noisy samples;
+  a shortlist spends them on the moves worth comparing.
 * ``reuse``: each determinization serves this many iterations, each on its own copy with a
   fresh seed for the future chance. Every iteration still plays a sample drawn by
   ``State.determinize`` (so exactly as likely a world as before, and nothing the seat cannot
@@ -60,6 +64,7 @@ from .heuristic import SearchHooks, policy_for, search_hooks
 
 Sampler = Callable[[Any], State]
 _UNSET = object()
+_TRIES = 8  # draws at most per sample when the game's belief hook weighs them
 
 
 class _Node:
@@ -87,10 +92,10 @@ class _Node:
 class ISMCTSBot:
     """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision.
 
-    ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin``, ``reuse`` and ``contempt``
-    left unset take the game's defaults (its heuristic module's ``SEARCH``), else 0.1, 0 (no
-    cut-off), 0.0, ``tree``, 0.0, 1 and 0.2. All settings can follow the bot's name:
-    ``ismcts:iterations=200:opponents=tree``.
+    ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin``, ``reuse``, ``contempt`` and
+    ``width`` left unset take the game's defaults (its heuristic module's ``SEARCH``), else
+    0.1, 0 (no cut-off), 0.0, ``tree``, 0.0, 1, 0.2 and 0 (every move). All settings can
+    follow the bot's name: ``ismcts:iterations=200:opponents=tree``.
     """
 
     name = "ismcts"
@@ -108,6 +113,7 @@ class ISMCTSBot:
         margin: float | None = None,
         reuse: int | None = None,
         contempt: float | None = None,
+        width: int | None = None,
         rollout_limit: int = 1000,
     ) -> None:
         if rollout not in ("heuristic", "random"):
@@ -127,6 +133,9 @@ class ISMCTSBot:
             raise ValueError(f"reuse must be a whole number of at least 1, not {reuse!r}")
         self.reuse = reuse
         self.contempt = contempt
+        if width is not None and (not isinstance(width, int) or width < 0):
+            raise ValueError(f"width must be a whole number of at least 0, not {width!r}")
+        self.width = width
         self.rollout_limit = rollout_limit
         self.last_iterations = 0
         self.last_value: float | None = None
@@ -153,6 +162,7 @@ class ISMCTSBot:
         # The C-coded generator: rollouts draw hundreds of numbers per iteration.
         search_rng = random.Random(rng.randrange(1 << 62))
         search = _Search(self, self.hooks(view["game"]), view["seat"], search_rng)
+        sampler = search.believing(sampler)
         default = None
         if search.margin > 0:
             policy = policy_for(view["game"])
@@ -213,6 +223,9 @@ class _Search:
         self.modelled = guided and opponents == "policy"
         self.reuse = int(pick("reuse", bot.reuse, 1))
         self.contempt = float(pick("contempt", bot.contempt, 0.2))
+        self.belief = hooks.belief if guided else None
+        self.width = int(pick("width", bot.width, 0)) if guided else 0
+        self.shortlist = hooks.shortlist if self.width and self.bias > 0.0 else None
         self.root_hint: Any = _UNSET
         self.limit = bot.rollout_limit
 
@@ -230,6 +243,27 @@ class _Search:
             node.total += result
             node.squares += result * result
 
+    def believing(self, sampler: Sampler) -> Sampler:
+        """``sampler`` weighed by the game's ``belief`` hook, by rejection: a sample is kept
+        with the chance the hook gives it, else another is drawn (at most ``_TRIES``, the last
+        is kept), so worlds that explain the public play badly are searched less often."""
+        belief = self.belief
+        if belief is None:
+            return sampler
+        weigh: Callable[[State], float] | None = None
+
+        def draw(rng: Any) -> State:
+            nonlocal weigh
+            for _ in range(_TRIES):
+                sample = sampler(rng)
+                if weigh is None:
+                    weigh = belief(sample, self.seat)
+                if rng.random() < weigh(sample):
+                    break
+            return sample
+
+        return draw
+
     def decide(self, legal: list[Action], default: Action | None) -> Action:
         """The most visited root action (ties: the first legal one), unless ``default`` (the
         policy's own move) is not clearly worse: by less than ``margin`` standard errors."""
@@ -241,11 +275,17 @@ class _Search:
         gain = top.total / top.visits - ours.total / ours.visits
         return best if gain > self.margin * math.sqrt(top.spread() + ours.spread()) else default
 
-    def _hint(self, state: State, mover: int, legal: list[Action]) -> Action | None:
-        """The rollout policy's move here, which the tree tries first and favours."""
+    def _hint(
+        self, state: State, mover: int, legal: list[Action]
+    ) -> tuple[Action | None, list[Action]]:
+        """The rollout policy's move here, which the tree tries first and favours, and the
+        moves the tree considers (the policy's first ``width`` with a shortlist, else all)."""
         if self.policy is None or self.bias <= 0.0 or len(legal) < 2:
-            return None
-        return self.policy(state, mover, legal, self.rng)
+            return None, legal
+        if self.shortlist is not None and len(legal) > self.width:
+            ranked = self.shortlist(state, mover, legal, self.rng)[: self.width]
+            return ranked[0], ranked
+        return self.policy(state, mover, legal, self.rng), legal
 
     def _select_and_expand(self, state: State) -> list[_Node]:
         path: list[_Node] = []
@@ -265,9 +305,9 @@ class _Search:
                 # Our own move at the root reads only our view, the same in every sample.
                 if self.root_hint is _UNSET:
                     self.root_hint = self._hint(state, mover, legal)
-                hint = self.root_hint
+                hint, legal = self.root_hint
             else:
-                hint = self._hint(state, mover, legal)
+                hint, legal = self._hint(state, mover, legal)
             children = node.children
             untried = []
             best_action, best, best_score = None, None, -1.0
