@@ -28,12 +28,15 @@ MAX_TURNS = {
     "masquerade-murder": 15,
     "masquerade-ball": 200,
     "project-assassination": 60,
-    "shadows-over-japan": 8,
+    "shadows-over-japan": 200,  # whole games: a cut game scores its early lead as final
 }
 
 
-def samples(game_id: str, games: int, epsilon: float, stride: int, seed: int) -> list[Any]:
+def samples(
+    game_id: str, games: int, epsilon: float, stride: int, seed: int, max_turns: int | None = None
+) -> list[Any]:
     """Per game: (feature rows, labels)."""
+    cap = max_turns if max_turns is not None else MAX_TURNS.get(game_id, 60)
     module = importlib.import_module(HEURISTICS[game_id].partition(":")[0])
     game = intrigue.load(game_id)
     policy = search_hooks(game_id).policy  # the heuristic, read from the state when it can
@@ -41,7 +44,7 @@ def samples(game_id: str, games: int, epsilon: float, stride: int, seed: int) ->
     out = []
     for index in range(games):
         rng = random.Random(seed + index)
-        state = game.new(None, seed + index, max_turns=MAX_TURNS.get(game_id, 60))
+        state = game.new(None, seed + index, max_turns=cap)
         seen: list[tuple[int, list[float]]] = []
         step = 0
         while not state.is_over:
@@ -83,8 +86,14 @@ def main() -> None:
     parser.add_argument("--stride", type=int, default=3)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument(
+        "--max-turns", type=int, default=None, help="the games' cap (default: per game, above)"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="also score the game's current WEIGHTS held out"
+    )
     args = parser.parse_args()
-    data = samples(args.game, args.games, args.epsilon, args.stride, args.seed)
+    data = samples(args.game, args.games, args.epsilon, args.stride, args.seed, args.max_turns)
     cut = len(data) - max(1, len(data) // 10)
 
     def stack(part: list[Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -102,6 +111,12 @@ def main() -> None:
     decided = hy != 0.5
     accuracy = np.mean((p[decided] > 0.5) == (hy[decided] > 0.5))
     print(f"held-out accuracy {accuracy:.3f} on {int(decided.sum())} decided samples")
+    if args.compare:
+        module = importlib.import_module(HEURISTICS[args.game].partition(":")[0])
+        current = 1.0 / (1.0 + np.exp(-(hx @ np.array(module.WEIGHTS))))
+        right = np.mean((current[decided] > 0.5) == (hy[decided] > 0.5))
+        loss = log_loss(current, hy)
+        print(f"current WEIGHTS: held-out log-loss {loss:.4f}, accuracy {right:.3f}")
     print("WEIGHTS = (" + ", ".join(f"{v:.4g}" for v in w) + ")")
     if not math.isfinite(float(np.sum(w))):
         raise SystemExit("the fit diverged")

@@ -16,9 +16,11 @@ Only the view and the game's static map data are used.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from intrigue.engine import Action
+from intrigue.games.shadows_over_japan.belief import consistent_nobles
 from intrigue.games.shadows_over_japan.data import (
     BEATS,
     CAPITAL_OF,
@@ -195,6 +197,14 @@ def _decide(
 
 def _discard(board: Board, legal: list[Action], rng: RandomSource) -> Action:
     """Keep one card of our own Noble for a recruit; drop the hardest missions first."""
+    worth = _discard_worth(board, legal)
+    least = min(worth)
+    worst = [a for a, w in zip(legal, worth, strict=True) if w == least]
+    return worst[rng.randrange(len(worst))]
+
+
+def _discard_worth(board: Board, legal: list[Action]) -> list[float]:
+    """How much each card of the ``discard`` actions is worth keeping."""
     by_key = {c["key"]: c for c in board.hand}
     own = [a for a in legal if NOBLE_INDEX[by_key[a.args[0]]["against"]] == board.noble]
 
@@ -204,9 +214,7 @@ def _discard(board: Board, legal: list[Action], rng: RandomSource) -> Action:
             return 1.0 if len(own) == 1 else -1.0
         return 2.0 - HARD_MISSIONS.get(card["mission"], 0)
 
-    least = min(worth(a) for a in legal)
-    worst = [a for a in legal if worth(a) == least]
-    return worst[rng.randrange(len(worst))]
+    return [worth(a) for a in legal]
 
 
 def _value(board: Board, phase: str, actions_left: int, action: Action) -> float:
@@ -327,23 +335,84 @@ def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource
     return _decide(Board.from_state(state, seat), phase, state.actions_left, legal, rng)
 
 
-# Fitted by bench/fit_values.py (heuristic self-play, epsilon 0.1, max_turns=8, two players).
-WEIGHTS = (-0.009257, 0.5901, 1.253, 0.3839, -0.09533, 0.09057, -0.01956)
-# Measured in docs/bots.md. Most root moves look alike to the search here (the awards are
-# mostly luck), so it keeps the heuristic's move unless another is clearly better (margin).
+def shortlist(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> list[Action]:
+    """``legal`` ranked by the heuristic's values for ``seat`` in a determinization, best
+    first, ties in random order (so the first is distributed as `rollout_policy`'s move)."""
+    phase = state.phase
+    order = list(legal)
+    rng.shuffle(order)
+    if phase == "setup":
+        return order
+    board = Board.from_state(state, seat)
+    if phase == "discard":
+        worth = dict(zip(legal, _discard_worth(board, legal), strict=True))
+        return sorted(order, key=worth.__getitem__)
+    left = state.actions_left
+    return sorted(order, key=lambda a: -_value(board, phase, left, a))
+
+
+# The chance that a clan harms its own Noble once (a sabotage, a samurai killed, Intelligence
+# stolen, a province conquered): `medium` never does; a person might, to mislead.
+SELF_HARM = 0.2
+
+
+def public_harms(state: Any) -> list[list[int]]:
+    """For every seat, how often its public actions harmed each Noble (from the public log;
+    a province counts as its present owner's, or its home Noble's for a theft or a conquest)."""
+    harms = [[0] * 4 for _ in range(state.players)]
+    owner = state.owner
+    for event in state.shared_events(None):
+        kind = event["kind"]
+        if kind == "sabotaged":
+            harms[event["seat"]][owner[INDEX[event["at"]]]] += 1
+        elif kind == "stole":
+            harms[event["seat"]][HOME[INDEX[event["at"]]]] += 1
+        elif kind == "move":
+            won = sum(f["against"] == "samurai" and f["result"] == "won" for f in event["fights"])
+            harms[event["seat"]][owner[INDEX[event["to"]]]] += won
+        elif kind == "marched" and event["result"] == "occupied":
+            harms[event["seat"]][HOME[INDEX[event["to"]]]] += 1
+    return harms
+
+
+def belief(state: Any, seat: int) -> Callable[[Any], float]:
+    """How well a determinization's Nobles explain the public play: each time a clan harmed
+    the Noble the sample gives it counts ``SELF_HARM``, relative to the assignment the play
+    fits best. `State.determinize` weighs only the claims (which rule a Noble out for sure);
+    against clans that spare their own Noble this names it sooner."""
+    harms = public_harms(state)
+
+    def fit(nobles: tuple[int, ...] | list[int]) -> float:
+        count = sum(harms[s][n] for s, n in enumerate(nobles) if s != seat)
+        return SELF_HARM**count
+
+    best = max((fit(nobles) for nobles in consistent_nobles(state, seat)), default=1.0)
+    return lambda sample: fit(sample.nobles) / best
+
+
+# Fitted by bench/fit_values.py --games 1000 (heuristic self-play, epsilon 0.1, whole two-player
+# games: the weights fitted on games cut at 8 seasons overrated military 9 times over).
+WEIGHTS = (-0.04081, 0.5859, 0.1408, 0.5145, 0.2038, 0.3437, 0.06063, 0.1292, 0.03407)
+# Measured in docs/bots.md. The six actions of a turn are six decisions of ours: a full-width
+# tree tries a random move at our next one on almost every visit, so the tree keeps the
+# heuristic's five best moves (width); the margin keeps the heuristic's move unless another is
+# clearly better; depth 12 leaves room for the deeper tree in the same time.
 SEARCH = {
-    "depth": 16,
+    "depth": 12,
     "bias": 1.0,
     "epsilon": 0.1,
     "opponents": "policy",
     "margin": 1.0,
     "reuse": 4,
+    "width": 5,
 }
 
 
 def features(state: Any, seat: int) -> list[float]:
     """``seat``'s Noble against the best other Noble with a clan: Political Power as it would
-    be scored now (more telling as the end nears), military, economy, gold, ninjas, cards.
+    be scored now (more telling as the end nears), military, economy, gold, ninjas, cards,
+    and whether the face-up Honour card would go to either of them now (and in Winter, when it
+    is awarded at the end of the season).
 
     ``state`` is a determinization: the Nobles read here are a sample of the hidden ones.
     """
@@ -364,6 +433,8 @@ def features(state: Any, seat: int) -> list[float]:
         seasons = min(seasons, state.options["max_turns"])
     progress = min(state.round / max(seasons, 1), 1.0)
     lead = rows[mine]["political"] - rows[theirs]["political"]
+    leader = honour_leader(state)
+    honour = float(leader == mine) - float(leader == theirs)
     return [
         lead,
         lead * progress,
@@ -372,7 +443,18 @@ def features(state: Any, seat: int) -> list[float]:
         (state.gold[seat] - state.gold[rival]) / 4,
         (len(state.ninjas[seat]) - len(state.ninjas[rival])) / 2,
         (len(state.hand[seat]) - len(state.hand[rival])) / 3,
+        honour,
+        honour * (state.round % 2),  # in Winter the card is awarded this season
     ]
+
+
+def honour_leader(state: Any) -> int:
+    """The Noble the face-up Honour card would go to if it were awarded now, or -1 when none
+    is up, it would be buried or a coin would decide (SJ-24; without the rules' random draw)."""
+    if state.honour_up < 0:
+        return -1
+    top = state.honour_contenders(state.honour_up)
+    return top[0] if len(top) == 1 else -1
 
 
 evaluate = per_seat_evaluation(WEIGHTS, features)

@@ -1112,12 +1112,25 @@ class JapanState(State):
 
     def honour_winner(self, honour: int) -> int:
         """The Noble that receives ``honour`` now, or NOBODY if it is buried (SJ-24)."""
+        top = self.honour_contenders(honour)
+        if not top:
+            return NOBODY
+        if len(top) > 1:
+            forced = self.tie_queue.pop(0) if self.tie_queue else NOBODY
+            winner = forced if forced in top else top[self.rng.randrange(len(top))]
+            self.tie_results.append(winner)
+            return winner
+        return top[0]
+
+    def honour_contenders(self, honour: int) -> list[int]:
+        """The Nobles still tied for ``honour`` now after every tie-break but the random draw
+        (SJ-24): one winner, several for the draw, or none when it would be buried."""
         spec = HONOURS[honour]
         values = [self.measure(spec["measure"], n) for n in range(4)]
         if spec["compare"] == "most":
             best = max(values)
             if best <= 0:
-                return NOBODY
+                return []
             top = [n for n in range(4) if values[n] == best]
         else:
             best = min(values)
@@ -1128,12 +1141,7 @@ class JapanState(State):
         if len(top) > 1:
             econ = [self.economy(n) for n in top]
             top = [n for n, e in zip(top, econ, strict=True) if e == min(econ)]
-        if len(top) > 1:
-            forced = self.tie_queue.pop(0) if self.tie_queue else NOBODY
-            winner = forced if forced in top else top[self.rng.randrange(len(top))]
-            self.tie_results.append(winner)
-            return winner
-        return top[0]
+        return top
 
     # -- powers -----------------------------------------------------------------------------
     def economy(self, noble: int) -> int:

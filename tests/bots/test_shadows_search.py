@@ -1,0 +1,125 @@
+"""What `hard` adds to its search in Shadows over Japan: a shortlist of the heuristic's best
+moves (the ``width`` setting) and a belief that clans spare their own Noble (the ``belief``
+hook), both computed from determinizations only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import intrigue
+from intrigue.bots.heuristic import search_hooks
+from intrigue.bots.heuristics import shadows_over_japan as japan
+from intrigue.bots.ismcts import ISMCTSBot, _Search
+from intrigue.engine import Rng, State
+from intrigue.games.shadows_over_japan.belief import consistent_nobles
+
+GAME = "shadows-over-japan"
+
+
+def medium_game(seed: int, moves: int, players: int = 2) -> State:
+    """A seeded game of the heuristic against itself, ``moves`` moves in."""
+    state = intrigue.load(GAME).new(players, seed, max_turns=200)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = state.to_move[0]
+        state.apply(seat, japan.rollout_policy(state, seat, state.legal_actions(seat), rng))
+    return state
+
+
+def heuristic_values(state: State, seat: int, legal: list) -> list[float]:
+    board = japan.Board.from_state(state, seat)
+    if state.phase == "discard":
+        return [-w for w in japan._discard_worth(board, legal)]
+    return [japan._value(board, state.phase, state.actions_left, a) for a in legal]
+
+
+def test_the_shortlist_ranks_every_legal_move_best_first() -> None:
+    state = intrigue.load(GAME).new(2, 3, max_turns=200)
+    rng = random.Random(3)
+    checked = 0
+    while not state.is_over and checked < 60:
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        if state.phase != "setup" and len(legal) > 1:
+            ranked = japan.shortlist(state, seat, legal, random.Random(checked))
+            assert sorted(map(str, ranked)) == sorted(map(str, legal))
+            values = dict(zip(legal, heuristic_values(state, seat, legal), strict=True))
+            assert [values[a] for a in ranked] == sorted(values.values(), reverse=True)
+            # its first move is one the heuristic itself could play
+            policy_move = japan.rollout_policy(state, seat, legal, random.Random(checked))
+            assert values[ranked[0]] == values[policy_move]
+            checked += 1
+        state.apply(seat, japan.rollout_policy(state, seat, legal, rng))
+    assert checked == 60
+
+
+@pytest.mark.parametrize("width", [1, 3])
+def test_a_width_keeps_our_decisions_on_the_shortlist(width: int) -> None:
+    state = medium_game(5, 62)
+    seat = state.to_move[0]
+    assert state.phase == "actions" and len(state.legal_actions(seat)) > width
+    search = _Search(ISMCTSBot(width=width), search_hooks(GAME), seat, random.Random(1))
+    for n in range(40):
+        search.iterate(state.determinize(seat, Rng(n)))
+    hint, considered = search.root_hint
+    assert len(considered) == width and hint == considered[0]
+    assert set(search.root.children) == set(considered)
+
+
+def test_width_zero_searches_every_legal_move() -> None:
+    state = medium_game(5, 62)
+    seat = state.to_move[0]
+    search = _Search(ISMCTSBot(width=0), search_hooks(GAME), seat, random.Random(1))
+    for n in range(200):
+        search.iterate(state.determinize(seat, Rng(n)))
+    assert set(search.root.children) == set(state.legal_actions(seat))
+
+
+def test_a_negative_width_is_refused() -> None:
+    with pytest.raises(ValueError, match="width"):
+        ISMCTSBot(width=-1)
+
+
+def test_public_harms_count_what_each_clan_did_to_each_noble() -> None:
+    state = medium_game(2, 400)
+    harms = japan.public_harms(state)
+    sabotages = [0, 0]
+    for event in state.shared_events(None):
+        if event["kind"] == "sabotaged":
+            sabotages[event["seat"]] += 1
+    for seat in range(2):
+        assert sum(harms[seat]) >= sabotages[seat] > 0
+        # the heuristic never harms its own Noble
+        assert harms[seat][state.nobles[seat]] == 0
+
+
+def test_the_belief_favours_nobles_the_clans_never_harmed() -> None:
+    state = medium_game(2, 400)
+    harms = japan.public_harms(state)
+    sample = state.determinize(0, Rng(1))
+    weigh = japan.belief(sample, 0)
+    assert weigh(state) == 1.0  # the truth: the other clan spared its Noble
+    for noble in range(4):
+        if noble != state.nobles[0]:
+            sample.nobles = (state.nobles[0], noble)
+            assert weigh(sample) == pytest.approx(japan.SELF_HARM ** harms[1][noble])
+
+
+def test_searching_with_the_belief_samples_the_true_noble_more_often() -> None:
+    state = medium_game(5, 40)  # three Nobles left by the claims, two of them harmed
+    seat = 0
+    plain = _Search(ISMCTSBot(), search_hooks(GAME), seat, random.Random(0))
+    plain.belief = None
+    believing = _Search(ISMCTSBot(), search_hooks(GAME), seat, random.Random(0))
+
+    def truth(search: _Search) -> int:
+        draw = search.believing(lambda rng: state.determinize(seat, rng))
+        rng = Rng(7)
+        return sum(draw(rng).nobles == state.nobles for _ in range(60))
+
+    assert len(consistent_nobles(state, seat)) == 3
+    # The claims leave the other clan three Nobles and it harmed one of them four times:
+    # samples giving it that one all but vanish, the two it spared share their place.
+    assert truth(believing) >= truth(plain) + 5
