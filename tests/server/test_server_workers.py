@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,7 @@ from server_driver import (
     wait_until,
 )
 
-from intrigue.server.transport.dispatch import table_of, worker_for
+from intrigue.server.transport.dispatch import PEEK_SECONDS, table_of, worker_for
 
 SHORT = {"max_turns": 2}  # a whole Masquerade Murder game in a few dozen moves
 MOVES = 8  # played at each table
@@ -179,3 +181,32 @@ def test_a_worker_that_dies_is_replaced_and_its_tables_served_again(workers):
     assert len(held) == 1 and victim not in held
     for player in again:
         player.close()
+
+
+def raw_request(port: int, *parts: bytes, pause: float = 0.0) -> bytes:
+    """Send ``parts`` on a fresh connection (``pause`` seconds apart); the answer's first line."""
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as connection:
+        for part in parts:
+            connection.sendall(part)
+            time.sleep(pause)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+def test_a_request_line_that_arrives_in_pieces_or_late_is_still_served(workers):
+    request = b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    assert raw_request(workers.port, request) == b"HTTP/1.1 200 OK"
+    # The dispatcher looks again until the line is complete...
+    assert raw_request(workers.port, request[:9], request[9:], pause=0.3) == b"HTTP/1.1 200 OK"
+    # ...and a connection silent past its patience is handed on by address: the worker serves
+    # what comes later (its own header deadline is the limit), while others are served meanwhile.
+    with socket.create_connection(("127.0.0.1", workers.port), timeout=TIMEOUT) as silent:
+        assert raw_request(workers.port, request) == b"HTTP/1.1 200 OK"
+        time.sleep(PEEK_SECONDS + 0.5)
+        silent.sendall(request)
+        assert silent.recv(4096).startswith(b"HTTP/1.1 200 OK")

@@ -27,8 +27,9 @@ import signal
 import socket
 import subprocess
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 log = logging.getLogger("intrigue.server")
 
@@ -40,6 +41,7 @@ READY = b"ready"  # a worker's first message: it serves from now on
 START_SECONDS = 300.0  # for every worker to be ready (a loaded machine imports slowly)
 STOP_SECONDS = 30.0  # for the workers to finish after SIGTERM, before SIGKILL
 RESPAWN_SECONDS = 1.0  # between a worker's death and its replacement
+ACCEPT_PAUSE = 0.1  # after a failed accept (no descriptor left), before the next
 # The paths that name a table, as segments before the table's id.
 TABLE_PATHS = ((b"ws",), (b"api", b"tables"), (b"table",))
 
@@ -143,8 +145,13 @@ class Dispatcher:
                     continue
                 status = worker.process.returncode
                 log.error("server worker %d exited (status %s); starting another", index, status)
+                try:
+                    replacement = self._start()
+                except OSError as exc:  # no process or descriptor to spare: try next pass
+                    log.error("could not start a server worker: %s", exc)
+                    continue
                 worker.channel.close()
-                self.workers[index] = replacement = self._start()
+                self.workers[index] = replacement
                 self._spawn_task(self._until_ready(replacement))
 
     async def _stop_workers(self) -> None:
@@ -165,17 +172,27 @@ class Dispatcher:
     async def _accept(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            connection, address = await loop.sock_accept(self.listener)
+            try:
+                connection, address = await loop.sock_accept(self.listener)
+            except OSError as exc:  # out of descriptors, say: the backlog waits meanwhile
+                log.warning("could not accept a connection: %s", exc)
+                await asyncio.sleep(ACCEPT_PAUSE)
+                continue
             connection.setblocking(False)
             with contextlib.suppress(OSError):  # as uvicorn's own listening servers do
                 connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             host = str(address[0]) if isinstance(address, tuple) else ""
             self._spawn_task(self._route(connection, host))
 
-    def _spawn_task(self, coroutine: object) -> None:
-        task = asyncio.ensure_future(coroutine)  # type: ignore[arg-type]
+    def _spawn_task(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)  # a reference, so the task is not collected while it runs
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.error("dispatcher: %s", exc)  # a worker that never became ready, say
 
     async def _route(self, connection: socket.socket, address: str) -> None:
         try:
