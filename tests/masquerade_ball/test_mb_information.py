@@ -3,6 +3,7 @@ determinizer's no-leak requirement."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -119,3 +120,18 @@ def test_mb53_masks_stay_on_while_the_ball_goes_on() -> None:
     state = position("0:2@c3", "0:k@c1", "1:q@c5", "1:k@f7")
     assert state.view(0)["board"]["c5"]["rank"] is None
     assert state.view(None)["board"]["c3"]["rank"] is None
+
+
+def test_changing_a_shared_view_changes_no_later_view() -> None:
+    """`State.shared_view` may hand out parts kept for later views (of every game in the
+    process, as the Ball's card views were for a while): a reader that changed one in place
+    (a server test planting a secret in a message did) must not change what later views
+    show, or a planted rank is shown to every seat of every later game (it changed the
+    OpenSpiel tensors of a later playthrough). Kept parts must be read-only or not kept."""
+    state = position("0:2@c3", "0:k@c1", "1:q@c5", "1:k@f7")
+    for card in state.shared_view(0)["board"].values():
+        with contextlib.suppress(TypeError):  # read-only parts refuse, fresh ones may change
+            card.update(rank="K")
+    for game in (state, position("0:2@c3", "0:k@c1", "1:j@c5", "1:k@f7")):
+        assert game.shared_view(0)["board"]["c5"]["rank"] is None
+        assert game.shared_view(0) == game.view(0) and game.shared_view(1) == game.view(1)

@@ -8,6 +8,7 @@ whisper now and then: a whisper reaches its two seats only.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import uuid
@@ -248,5 +249,8 @@ def test_the_checker_knows_each_games_secrets(game, players, plant):
     rule of who knows what finds it)."""
     state = played(game, players, 30)
     _watcher, _log, message = checked_sync(state, 0)
+    # The message's view is the game's shared view, whose parts other views hold too (the
+    # Ball's card views: every later game's): the secret goes into a copy.
+    message["view"] = copy.deepcopy(message["view"])
     plant(state, message["view"])
     assert SECRET_CHECKS[game](state, 0, message)
