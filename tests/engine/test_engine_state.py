@@ -255,3 +255,24 @@ def test_editing_a_record_does_not_touch_the_state() -> None:
     state = TOY.new(players=2, seed=6, tags=["a"])
     state.record().to_json()["options"]["tags"].append("b")
     assert state.options["tags"] == ["a"]
+
+
+# -- State._per_position ------------------------------------------------------------------------
+
+
+def test_per_position_builds_once_per_position_and_never_for_a_changed_clone() -> None:
+    state = TOY.new(2, 5)
+    built: list[int] = []
+
+    def build() -> int:
+        built.append(state.total)
+        return state.total
+
+    assert state._per_position(build) == 0 and state._per_position(build) == 0
+    assert built == [0]  # kept while the position stands
+    state.apply(state.to_move[0], "add 2")
+    assert state._per_position(build) == 2 and built == [0, 2]  # a new position builds anew
+    clone = state.clone()
+    clone.total = 7  # changed by other means than `apply`, as `determinize` does
+    assert clone._per_position(lambda: clone.total) == 7
+    assert state._per_position(build) == 2 and built == [0, 2]

@@ -209,6 +209,8 @@ class State(ABC):
     # Games whose play can go round in circles count the turns that started from a public
     # position seen before (public knowledge; search bots steer away from loops with it).
     repetitions: int = 0
+    # What `_per_position` keeps: (history length, log length) and the value built there.
+    _position_memo: tuple[tuple[int, int], Any] | None = None
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
         self.game = game
@@ -317,6 +319,17 @@ class State(ABC):
         """`_view`, possibly built from parts kept between calls (see `shared_view`)."""
         return self._view(seat)
 
+    def _per_position(self, build: Callable[[], Any]) -> Any:
+        """``build()``, made once per position and kept until the next action: a hook for the
+        parts of `shared_view` every seat sees alike (OpenSpiel's ``rl_environment`` and a
+        server ask every seat's view after every move). One value per state; a clone starts
+        without it (it may be changed by other means than `apply`, as `determinize` does)."""
+        key = (len(self._history), len(self._log))
+        memo = self._position_memo
+        if memo is None or memo[0] != key:
+            memo = self._position_memo = (key, build())
+        return memo[1]
+
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The game-specific part of `view`: the single place where secrets are redacted."""
@@ -379,6 +392,7 @@ class State(ABC):
         new._history = self._history.copy()
         new._log = self._log.copy()
         new.rng = Rng(self.rng.state)
+        new._position_memo = None
         self._copy_mutables(new)
         return new
 

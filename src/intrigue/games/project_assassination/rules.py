@@ -199,9 +199,6 @@ class AssassinationState(Collecting, Reach, State):
 
     def __init__(self, game: Game, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(game, players, seed, options)
-        # For shared views: (history length, log length) and the view there (the same for
-        # every seat: everything but the decks' order is public).
-        self._view_memo: tuple[tuple[int, int], dict[str, Any]] | None = None
         self.first = 0
         self.number = [1, 2]  # player number (1 moves first) of each seat
         self.points_at = (POINT[1], POINT[2])  # each seat's rendezvous point
@@ -273,7 +270,6 @@ class AssassinationState(Collecting, Reach, State):
 
     def _copy_mutables(self, new: State) -> None:
         assert isinstance(new, AssassinationState)
-        new._view_memo = None  # a clone may be changed by other means than `apply`
         new.number = self.number.copy()
         new.pos = self.pos.copy()
         new.hp = self.hp.copy()
@@ -832,11 +828,7 @@ class AssassinationState(Collecting, Reach, State):
     def _shared_view(self, seat: int | None) -> dict[str, Any]:
         # Every seat sees the same: one view per position, handed to every seat (see
         # `State.shared_view`; OpenSpiel's rl_environment asks both seats after every move).
-        key = (len(self._history), len(self._log))
-        memo = self._view_memo
-        if memo is None or memo[0] != key:
-            memo = self._view_memo = (key, self._view(None))
-        return memo[1]
+        return self._per_position(lambda: self._view(None))
 
     # -- sampling what a seat cannot see ------------------------------------------------------
     def determinize(self, seat: int, rng: Rng) -> AssassinationState:

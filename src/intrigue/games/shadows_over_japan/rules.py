@@ -253,8 +253,6 @@ class JapanState(State):
         self.per_interaction = options["interaction_cost"] == "per_interaction"
         self.rival = options["missions"] == "rival"
         self.open_neutral = options["neutral"] == "open"
-        # For shared views: (history length, log length) and what every seat sees alike there.
-        self._public_memo: tuple[tuple[int, int], dict[str, Any]] | None = None
         # board
         self.owner = list(HOME)
         self.dev = [0] * NP
@@ -1265,7 +1263,6 @@ class JapanState(State):
     # ==========================================================================================
     def _copy_mutables(self, new: State) -> None:
         assert isinstance(new, JapanState)
-        new._public_memo = None  # a clone may be changed by other means than `apply`
         for name in _FLAT_LISTS:
             setattr(new, name, getattr(self, name).copy())
         new.hand = [h.copy() for h in self.hand]
@@ -1310,11 +1307,7 @@ class JapanState(State):
         # and a server ask every seat's view after every move; see `State.shared_view`).
         from .view import build_view, public_parts
 
-        key = (len(self._history), len(self._log))
-        memo = self._public_memo
-        if memo is None or memo[0] != key:
-            memo = self._public_memo = (key, public_parts(self))
-        return build_view(self, seat, memo[1])
+        return build_view(self, seat, self._per_position(lambda: public_parts(self)))
 
     def public_payloads(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """(kind, payload) of every public event, uncopied: read-only, for belief.py."""
