@@ -18,7 +18,7 @@ Nothing another seat can see depends on a rank it has not seen (flags, names, ob
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -1384,21 +1384,37 @@ class BallState(State):
         self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
 
     # -- views ------------------------------------------------------------------------------
-    def _card_view(self, cid: int, seat: int | None) -> dict[str, Any]:
-        shown = self.up[cid] or self.phase == OVER or (seat is not None and self._shows(seat, cid))
-        out: dict[str, Any] = {
-            "side": self.owner[cid],
-            "suit": self.suits[cid // CARDS],
-            "up": self.up[cid],
-            "rank": RANK_LABELS[self.rank[cid]] if shown else None,
-        }
-        if self.zone:
-            out["axis"] = AXIS_NAMES[self.axis[cid]]
-        flags = self.acts.get(cid)
-        if flags is not None:
-            out["acting"] = bool(flags & (F_MOVE | F_INV))
-            out["moved"] = bool(flags & F_MOVED)
-        return out
+    def _card_views(self, cids: Iterable[int], seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat``'s view shows of each card of ``cids``: owner, suit, face up, rank
+        (None: not shown), the axis in the four-player palace, and for a card acting this
+        turn whether it acts and has moved. A rank shows face up, to everyone once the ball
+        is over, and to a seat that knows the card where `_shows` lets it (always under
+        perfect memory). One loop with the state's lists at hand: views are made at every
+        step (OpenSpiel's rl_environment asks every seat's after every move)."""
+        up, rank, acts, owner, suits = self.up, self.rank, self.acts, self.owner, self.suits
+        axis = self.axis if self.zone else None
+        over = self.phase == OVER
+        known = 0 if seat is None else self.known[seat]
+        perfect = self.options["memory"] == "perfect"
+        viewer = -1 if seat is None else seat  # `_shows` is asked only for a known card
+        shows = self._shows
+        views = []
+        for c in cids:
+            shown = up[c] or over or (known >> c & 1 and (perfect or shows(viewer, c)))
+            card = {
+                "side": owner[c],
+                "suit": suits[c // CARDS],
+                "up": up[c],
+                "rank": RANK_LABELS[rank[c]] if shown else None,
+            }
+            if axis is not None:
+                card["axis"] = AXIS_NAMES[axis[c]]
+            flags = acts.get(c)
+            if flags is not None:
+                card["acting"] = bool(flags & (F_MOVE | F_INV))
+                card["moved"] = bool(flags & F_MOVED)
+            views.append(card)
+        return views
 
     def _shows(self, seat: int, cid: int) -> bool:
         if not self.known[seat] >> cid & 1:
@@ -1415,17 +1431,19 @@ class BallState(State):
             return {"count": len(pile), "cards": [RANK_LABELS[rank[c]] for c in pile]}
         if self.phase == OVER:  # MB-53: the masks are off, for spectators too
             known = pile
+        elif seat is None or not pile:
+            return {"count": len(pile), "known": []}
         else:
-            known = [] if seat is None else [c for c in pile if self.known[seat] >> c & 1]
-        return {"count": len(pile), "known": sorted(RANK_LABELS[rank[c]] for c in known)}
+            mask = self.known[seat]
+            known = [c for c in pile if mask >> c & 1]
+        return {"count": len(pile), "known": sorted([RANK_LABELS[rank[c]] for c in known])}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         names = self.geo.names
-        board = {
-            names[sq]: self._card_view(cid, seat)
-            for sq, cid in enumerate(self.board)
-            if cid != EMPTY
-        }
+        squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
+        shown = self._card_views([self.board[sq] for sq in squares], seat)
+        board = {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
+        attackers = self._card_views([a for a, _, _ in self.pending], seat)
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
@@ -1457,11 +1475,11 @@ class BallState(State):
             "side_to_play": self.ent,
             "max_turns": self.options["max_turns"],
             "board": board,
-            "ballroom": [self._card_view(c, seat) for c in self.ball] if self.zone else None,
+            "ballroom": self._card_views(self.ball, seat) if self.zone else None,
             "sides": sides,
             "pending": [
-                {"attacker": self._card_view(a, seat), "from": o, "to": self._name_of(d)}
-                for a, d, o in self.pending
+                {"attacker": attacker, "from": o, "to": self._name_of(d)}
+                for attacker, (_, d, o) in zip(attackers, self.pending, strict=True)
             ],
             "placing": placing,
             "delivering": None if self.phase != DROP else self._name_of(self.delivering),
