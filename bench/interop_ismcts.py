@@ -97,8 +97,8 @@ def play(game_id: str, seconds: float, os_simulations: int, seed: int, own_seats
     """One game: intrigue's bot on ``own_seats``, OpenSpiel's on the others."""
     game = adapter.load_game(game_id, max_turns=MAX_TURNS.get(game_id, 6))
     state = game.new_initial_state()
-    for byte in adapter.seed_bytes(random.Random(seed).getrandbits(64)):
-        state.apply_action(byte)
+    for digit in adapter.seed_digits(random.Random(seed).getrandbits(64)):
+        state.apply_action(digit)
     own = ISMCTSBot(iterations=10**9, seconds=seconds, exploration=EXPLORATION, rollout="random")
     other = openspiel_bot(game, os_simulations, seed)
     rng = Rng(seed)

@@ -111,8 +111,8 @@ def test_history_observation_is_openspiels_perfect_recall_tensor(game_id):
     spiel = openspiel.load_game(game_id, max_turns=turns, infostate_history=True)
     raw.reset(seed=11)
     spiel_state = spiel.new_initial_state()
-    for byte in openspiel.seed_bytes(raw.intrigue_state.seed):
-        spiel_state.apply_action(byte)
+    for digit in openspiel.seed_digits(raw.intrigue_state.seed):
+        spiel_state.apply_action(digit)
     rng = np.random.default_rng(11)
     for agent in raw.agent_iter():
         observation, _, terminated, truncated, _ = raw.last()

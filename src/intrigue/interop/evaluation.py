@@ -234,13 +234,13 @@ class _OpenSpielAgent(_Agent):
         self.spiel_game = openspiel.load_game(
             self.game.id, players=self.players, **_flat(self.game, self.options)
         )
-        self._seed_bytes = openspiel.seed_bytes
+        self._seed_digits = openspiel.seed_digits
         self._spiel_state: Any = None
 
     def start(self, seed: int) -> State:
         spiel_state = self.spiel_game.new_initial_state()
-        for byte in self._seed_bytes(seed):
-            spiel_state.apply_action(byte)
+        for digit in self._seed_digits(seed):
+            spiel_state.apply_action(digit)
         self._spiel_state = spiel_state
         return spiel_state.intrigue_state
 

@@ -12,8 +12,8 @@ How intrigue maps onto OpenSpiel:
   presented as turns of its seats in ``to_move`` order; each seat's information state hides
   what the earlier ones chose, exactly as the engine's views do, so nothing leaks.
 * **Chance.** ``EXPLICIT_STOCHASTIC``. An intrigue game draws all its chance from one
-  generator seeded by the game's seed, so the OpenSpiel game opens with 8 chance nodes, each
-  drawing one byte of a 64-bit seed uniformly (256 outcomes): the seed, hence every deal and
+  generator seeded by the game's seed, so the OpenSpiel game opens with 16 chance nodes, each
+  drawing 4 bits of a 64-bit seed uniformly (16 outcomes): the seed, hence every deal and
   every later draw, is exactly as random as in the engine, and players never observe it.
   Cloning copies the generator (a clone replays the same future); `resample_from_infostate`
   uses ``State.determinize``, which resamples the hidden past *and* reseeds the future, so
@@ -60,9 +60,13 @@ def short_name(game_id: str) -> str:
 
 # -- static data, shared by every state of a game (never copied into states) -----------------
 
-SEED_NODES = 8  # chance nodes at the start, one byte of the seed each
-SEED_OUTCOMES = 256
-SEED_CHANCES = [(byte, 1.0 / SEED_OUTCOMES) for byte in range(SEED_OUTCOMES)]
+# A 64-bit seed, drawn 4 bits at a time by the chance nodes at the start. Sixteen nodes of 16
+# outcomes, not eight of 256: a sampler's cost grows with the outcomes listed (numpy's choice
+# over 256 costs about four times its cost over 16), and rl_environment samples every node.
+SEED_BITS = 4
+SEED_NODES = 64 // SEED_BITS
+SEED_OUTCOMES = 1 << SEED_BITS
+SEED_CHANCES = [(digit, 1.0 / SEED_OUTCOMES) for digit in range(SEED_OUTCOMES)]
 MAX_DECISIONS = "max_decisions"  # the adapter's own parameter: the decision cap
 HISTORY = "infostate_history"  # the adapter's own parameter: perfect-recall tensors
 DEFAULT_DECISIONS = -1  # -1: the game's default cap (`common.default_max_decisions`); 0: none
@@ -104,7 +108,7 @@ class Spec:
 
 
 class Core:
-    """A state's progress: the seed bytes drawn so far, then the intrigue `State`.
+    """A state's progress: the seed digits drawn so far, then the intrigue `State`.
 
     It is the only entry of the OpenSpiel state's ``__dict__``. OpenSpiel clones a Python
     state by deep-copying that dict and serializes it by pickling it: here a deep copy is the
@@ -120,7 +124,7 @@ class Core:
         state: State | None = None,
         game: IntrigueGame | None = None,
     ) -> None:
-        self.seed = seed  # the bytes drawn so far, most significant first
+        self.seed = seed  # the digits drawn so far, most significant first
         self.drawn = drawn
         self.state = state
         self.replaying: int | None = None  # the player whose recorded action is re-applied
@@ -144,10 +148,11 @@ def _restore(record: str) -> Core:
     return Core(state.seed, SEED_NODES, state)
 
 
-def seed_bytes(seed: int) -> list[int]:
-    """The chance outcomes that deal ``seed`` (its 8 bytes, most significant first)."""
-    seed &= (1 << (8 * SEED_NODES)) - 1
-    return [(seed >> (8 * (SEED_NODES - 1 - i))) & 0xFF for i in range(SEED_NODES)]
+def seed_digits(seed: int) -> list[int]:
+    """The chance outcomes that deal ``seed`` (its 4-bit digits, most significant first)."""
+    seed &= (1 << (SEED_BITS * SEED_NODES)) - 1
+    last = SEED_NODES - 1
+    return [(seed >> (SEED_BITS * (last - i))) & (SEED_OUTCOMES - 1) for i in range(SEED_NODES)]
 
 
 # -- the game and its states ------------------------------------------------------------------
@@ -231,8 +236,8 @@ class IntrigueGame(pyspiel.Game):
         new = IntrigueState(self)
         core = new._core
         core.replaying = pyspiel.PlayerId.CHANCE  # current_player() answers it; no effect
-        for byte in seed_bytes(state.seed):
-            new.apply_action(byte)
+        for digit in seed_digits(state.seed):
+            new.apply_action(digit)
         ids = self.spec.action_ids
         for seat, action in state.history:
             core.replaying = seat
@@ -258,7 +263,11 @@ class IntrigueState(pyspiel.State):
 
     def _ended(self, state: State) -> bool:
         """Whether the dealt ``state`` is terminal: over, or stopped by the decision cap."""
-        return state.is_over or (self._core.game or self._game()).spec.cut_off(state)
+        if state.is_over:
+            return True
+        # `Spec.cut_off`, inline: asked several times a step (rl_environment, pyspiel)
+        cap = (self._core.game or self._game()).spec.max_decisions
+        return 0 < cap <= state.actions_played
 
     @property
     def intrigue_state(self) -> State | None:
@@ -332,15 +341,15 @@ class IntrigueState(pyspiel.State):
         if state is None:
             if not 0 <= action < SEED_OUTCOMES:
                 raise ValueError(
-                    f"chance outcome {action} out of range: a seed byte is 0..{SEED_OUTCOMES - 1}"
+                    f"chance outcome {action} out of range: a seed digit is 0..{SEED_OUTCOMES - 1}"
                 )
             self._deal(int(action))
         else:
             state.apply(state.to_move[0], state.game.action_at(int(action)))
 
-    def _deal(self, byte: int) -> None:
+    def _deal(self, digit: int) -> None:
         core = self._core
-        core.seed = (core.seed << 8) | byte
+        core.seed = (core.seed << SEED_BITS) | digit
         core.drawn += 1
         if core.drawn == SEED_NODES:
             spec = self.get_game().spec
@@ -348,7 +357,7 @@ class IntrigueState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed byte {action}"
+            return f"seed digit {action}"
         return str(self.get_game().spec.game.action_at(int(action)))
 
     def is_terminal(self) -> bool:
@@ -380,7 +389,7 @@ class IntrigueState(pyspiel.State):
     def __str__(self) -> str:
         core = self._core
         if core.state is None:
-            return f"dealing: {core.drawn} of {SEED_NODES} seed bytes drawn"
+            return f"dealing: {core.drawn} of {SEED_NODES} seed digits drawn"
         return common.canonical_json(core.state.record().to_json())
 
 
