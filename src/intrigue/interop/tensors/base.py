@@ -62,29 +62,40 @@ class Layout:
         return "\n".join(rows)
 
 
-class Canvas:
-    """A zeroed float32 tensor with one reshaped, writable view per field.
+class Canvas(dict[str, np.ndarray]):
+    """A zeroed float32 tensor with one reshaped, writable view per field: ``canvas[name]``.
 
     Making the views costs far more than filling them, so an owner (an environment, an
-    observer, an encoder) makes one canvas and reuses it for every encoding.
+    observer, an encoder) makes one canvas and reuses it for every encoding. The canvas is the
+    dict of its views (a lookup in C: encoders make dozens per step).
     """
 
+    __slots__ = ("data", "layout", "memo")
+
     def __init__(self, layout: Layout, data: np.ndarray | None = None) -> None:
+        super().__init__()
         self.layout = layout
         self.data = np.zeros(layout.size, np.float32) if data is None else data
-        self.views: dict[str, np.ndarray] = {}
         # Encodings of view parts that a game hands out unchanged (shared, immutable lists):
         # an encoder may keep them here and copy them back instead of encoding them again.
-        self.memo: dict[str, Any] = {}
+        self.memo: dict[Any, Any] = {}
         for f in layout.fields:
             start = layout.offsets[f.name]
-            self.views[f.name] = self.data[start : start + f.size].reshape(f.shape)
+            self[f.name] = self.data[start : start + f.size].reshape(f.shape)
 
-    def __getitem__(self, name: str) -> np.ndarray:
-        return self.views[name]
+    @property
+    def views(self) -> dict[str, np.ndarray]:
+        """Each field's writable view, by name."""
+        return self
 
-    def clear(self) -> None:
+    def zero(self) -> None:
+        """Set every value of the tensor to 0 (the views stay)."""
         self.data.fill(0.0)
+
+    def __eq__(self, other: object) -> bool:  # a canvas is itself (its arrays do not compare)
+        return self is other
+
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True)
@@ -165,7 +176,7 @@ class Encoder:
 
     def encode_into(self, canvas: Canvas, view: Mapping[str, Any]) -> None:
         """Overwrite ``canvas`` (made from this encoder's layout) with ``view``'s encoding."""
-        canvas.clear()
+        canvas.zero()
         for index, section in enumerate(self.sections):
             section.fill(canvas, view)
             if section.rows is not None:
@@ -185,11 +196,12 @@ class Encoder:
             return
         data = canvas.data
         latest = self._latest
+        was, now = before.get, view.get
         for index, section in enumerate(self.sections):
             row_keys = section.row_keys
             rows_only = None  # whether only row keys changed (None: nothing changed)
             for key in section.keys:
-                old, new = before.get(key), view.get(key)
+                old, new = was(key), now(key)
                 if old is not new and old != new:
                     rows_only = key in row_keys and rows_only is not False
                     if not rows_only:
@@ -199,15 +211,16 @@ class Encoder:
             if rows_only:
                 self._update_rows(canvas, index, view)
                 continue
-            parts = tuple([view.get(key) for key in section.keys])
             cells = self._cells[index]
-            source = self._holder(index, parts)
-            if source is not None:
-                data[cells] = source.data[cells]
-            else:
+            if self.alike:  # seats share encodings by `adopt`: no other canvas holds a part
+                data[cells] = 0.0
+                section.fill(canvas, view)
+            elif (source := self._holder(index, parts := tuple(map(now, section.keys)))) is None:
                 data[cells] = 0.0
                 section.fill(canvas, view)
                 latest[index] = (parts, canvas)
+            else:
+                data[cells] = source.data[cells]
             if section.rows is not None:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view
@@ -231,12 +244,13 @@ class Encoder:
             old, new = old_rows.get(slot), rows.get(slot)
             if old is new or old == new:
                 continue
-            source = self._row_holder(index, slot, new, view)
+            source = None if self.alike else self._row_holder(index, slot, new, view)
             cells = slots[slot]
             data[cells] = 0.0 if source is None else source.data[cells]
             if source is None:
                 section.fill_row(canvas, slot, new, view)
-                latest[index, slot] = (new, canvas)
+                if not self.alike:
+                    latest[index, slot] = (new, canvas)
         canvas.memo[index] = rows
 
     def _holder(self, index: int, parts: tuple[Any, ...]) -> Canvas | None:

@@ -190,9 +190,8 @@ def _fill_side(canvas: Canvas, side: Mapping[str, Any], me: int | None) -> None:
         canvas[f"{pile}_count"][e] = scaled(data.get("count"), cap)
         ranks = data.get("cards") if "cards" in data else data.get("known")
         counts(canvas[f"{pile}_ranks"][e], RANKS, ranks, 2)
-    sides = vocab(range(SIDES))
-    counts(canvas["prisoners_of"][e], sides, side.get("prisoners_of"), 14)
-    counts(canvas["graveyard_of"][e], sides, side.get("graveyard_of"), 14)
+    counts(canvas["prisoners_of"][e], SIDE_VOCAB, side.get("prisoners_of"), 14)
+    counts(canvas["graveyard_of"][e], SIDE_VOCAB, side.get("graveyard_of"), 14)
 
 
 def _fill_turn_state(canvas: Canvas, view: Mapping[str, Any]) -> None:
