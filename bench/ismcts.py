@@ -2,12 +2,14 @@
 
 Run by hand (``.venv/bin/python bench/ismcts.py [--game ID] [--decisions N] [--bot NAME]``);
 figures are recorded in docs/performance.md. Each decision is taken at a position reached by
-seeded play (the game's heuristic with one move in four random), with at least two legal
-moves, by a fresh bot (default: ``hard``, the default search). Iterations per second = total
-iterations / total time. Times are wall-clock; ``cpu`` columns are the process's CPU time,
-which other jobs on a shared machine disturb less. ``samples`` is the median number of
-determinizations a decision drew (fewer than its iterations with ``reuse``), ``sampling`` the
-share of CPU time spent drawing them.
+seeded play (the game's heuristic with one move in four random; 5 to 80 moves in, or
+``--moves LO HI``: late positions, where hands and boards are fuller, with ``--max-turns 0``
+for the game's own length), with at least two legal moves, by a fresh bot (default:
+``hard``, the default search). Iterations per second = total iterations / total time. Times
+are wall-clock; ``cpu`` columns are the process's CPU time, which other jobs on a shared
+machine disturb less. ``samples`` is the median number of determinizations a decision drew
+(fewer than its iterations with ``reuse``), ``sampling`` the share of CPU time spent drawing
+them; ``moves in`` the median number of moves played before a decision.
 """
 
 from __future__ import annotations
@@ -32,13 +34,17 @@ MAX_TURNS = {
 }
 
 
-def position(game_id: str, seed: int) -> State:
-    """A position with a real choice, reached by seeded heuristic and random play."""
+def position(
+    game_id: str, seed: int, moves: tuple[int, int] = (5, 80), max_turns: int | None = -1
+) -> State:
+    """A position with a real choice, reached by ``moves`` (a range) of seeded heuristic and
+    random play; ``max_turns`` -1 is the arena's cap, None the game's own."""
     game = intrigue.load(game_id)
-    state = game.new(None, seed, max_turns=MAX_TURNS.get(game_id, 60))
+    cap = MAX_TURNS.get(game_id, 60) if max_turns == -1 else max_turns
+    state = game.new(None, seed, max_turns=cap)
     rng = random.Random(seed)
     policy = policy_for(game_id)
-    for _ in range(rng.randrange(5, 80)):
+    for _ in range(rng.randrange(*moves)):
         if state.is_over:
             break
         seat = state.to_move[0]
@@ -48,15 +54,22 @@ def position(game_id: str, seed: int) -> State:
         else:
             state.apply(seat, policy(state.view(seat), legal, Rng(seed)))
     if state.is_over or len(state.legal_actions(state.to_move[0])) < 2:
-        return position(game_id, seed + 1000)
+        return position(game_id, seed + 1000, moves, max_turns)
     return state
 
 
-def measure(game_id: str, decisions: int, bot_name: str) -> dict[str, float]:
-    wall, cpu, counts, samples = [], [], [], []
+def measure(
+    game_id: str,
+    decisions: int,
+    bot_name: str,
+    moves: tuple[int, int] = (5, 80),
+    max_turns: int | None = -1,
+) -> dict[str, float]:
+    wall, cpu, counts, samples, depths = [], [], [], [], []
     sampling = [0.0]
     for seed in range(decisions):
-        state = position(game_id, seed)
+        state = position(game_id, seed, moves, max_turns)
+        depths.append(state.actions_played)
         seat = state.to_move[0]
         bot = make_bot(bot_name)
         drawn = [0]
@@ -85,6 +98,7 @@ def measure(game_id: str, decisions: int, bot_name: str) -> dict[str, float]:
         "iterations": statistics.median(counts),
         "samples": statistics.median(samples),
         "sampling_share": sampling[0] / sum(cpu),
+        "moves_in_median": statistics.median(depths),
     }
 
 
@@ -94,22 +108,32 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--bot", default="hard", help="bot name with settings (default hard)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--moves", type=int, nargs=2, default=(5, 80), metavar=("LO", "HI"),
+        help="moves played before a decision: a seeded number in [LO, HI) (default 5 80)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-turns", type=int, default=-1,
+        help="the games' cap (default: the arena's; 0: the game's own length)",
+    )  # fmt: skip
     args = parser.parse_args()
-    results = {g: measure(g, args.decisions, args.bot) for g in args.game or game_ids()}
+    cap = None if args.max_turns == 0 else args.max_turns
+    moves = (args.moves[0], args.moves[1])
+    results = {g: measure(g, args.decisions, args.bot, moves, cap) for g in args.game or game_ids()}
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{args.bot}, {args.decisions} decisions per game")
+    print(f"{args.bot}, {args.decisions} decisions per game, {moves[0]}-{moves[1]} moves in")
     print(
         f"{'game':24} {'it/s':>7} {'it/cpu s':>9} {'median':>8} {'max':>7}"
-        f" {'median cpu':>11} {'max cpu':>8} {'samples':>8} {'sampling':>9}"
+        f" {'median cpu':>11} {'max cpu':>8} {'samples':>8} {'sampling':>9} {'moves in':>9}"
     )
     for game_id, r in results.items():
         print(
             f"{game_id:24} {r['iterations_per_second']:7.0f} {r['iterations_per_cpu_second']:9.0f}"
             f" {r['decision_seconds_median']:7.3f}s {r['decision_seconds_max']:6.3f}s"
             f" {r['decision_cpu_seconds_median']:10.3f}s {r['decision_cpu_seconds_max']:7.3f}s"
-            f" {r['samples']:8.0f} {r['sampling_share']:9.1%}"
+            f" {r['samples']:8.0f} {r['sampling_share']:9.1%} {r['moves_in_median']:9.0f}"
         )
 
 
