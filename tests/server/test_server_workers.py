@@ -15,6 +15,7 @@ import socket
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 from server_driver import (
     TIMEOUT,
@@ -27,7 +28,7 @@ from server_driver import (
     wait_until,
 )
 
-from intrigue.server.transport.dispatch import PEEK_SECONDS, table_of, worker_for
+from intrigue.server.transport.dispatch import PEEK_SECONDS, table_ids_for, table_of, worker_for
 
 SHORT = {"max_turns": 2}  # a whole Masquerade Murder game in a few dozen moves
 MOVES = 8  # played at each table
@@ -147,6 +148,32 @@ def test_every_connection_of_a_table_is_served_by_the_tables_worker(workers):
     # Tables of the same worker index share a process; different indices, different ones.
     assert all(len(seen) == 1 for seen in worker_pid.values())
     assert len(set().union(*worker_pid.values())) == len(worker_pid)
+
+
+def test_a_table_is_routed_to_the_worker_that_created_it(workers):
+    """A new table is created by the worker of the client's address; its id is made so that
+    its connections are routed to that same worker, which holds its bots and clock (docs/deploy.md).
+    Tables are created from two loopback addresses that go to different workers."""
+    addresses = [f"127.0.0.{n}" for n in range(1, 40)]
+    one = addresses[0]
+    other = next(a for a in addresses if worker_for(None, a, 2) != worker_for(None, one, 2))
+    body = {"game": "masquerade-murder", "seats": ["human"] + ["easy"] * 4, "options": SHORT}
+    for address in (one, other):
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=TIMEOUT) as client:
+            for _ in range(4):
+                response = client.post(f"{workers.url}/api/tables", json=body)
+                assert response.status_code == 201, response.text
+                table = response.json()["id"]
+                assert worker_for(table, "", 2) == worker_for(None, address, 2), table
+
+
+def test_table_ids_for_a_worker_route_to_it():
+    for index in range(3):
+        new_id = table_ids_for(index, 3)
+        ids = {new_id() for _ in range(50)}
+        assert len(ids) == 50  # still random
+        assert {worker_for(table, "10.0.0.1", 3) for table in ids} == {index}
 
 
 def test_the_dispatcher_stops_its_workers_on_sigterm(workers):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -49,6 +50,11 @@ def choose_redis(cli_value: str | None) -> tuple[str | None, str]:
     the channel prefix (``INTRIGUE_REDIS_PREFIX``), keeping deployments on one Redis apart."""
     url = cli_value or os.environ.get(REDIS_ENV) or None
     return url, os.environ.get(REDIS_PREFIX_ENV) or DEFAULT_REDIS_PREFIX
+
+
+def random_table_id() -> str:
+    """A new table's id: 12 random hex digits (public: it is in the table's address)."""
+    return secrets.token_hex(6)
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,9 @@ class Settings:
     max_spectators_per_table: int = 0
     max_sockets_per_seat: int = 0
     send_timeout: float = 20.0
+    # Makes the id of a new table (a worker of ``intrigue serve --workers`` makes ids the
+    # dispatcher routes back to it, transport/dispatch.py).
+    new_table_id: Callable[[], str] = field(default=random_table_id)
 
 
 # The limits an operator may set from the environment: INTRIGUE_<NAME> (docs/server.md).

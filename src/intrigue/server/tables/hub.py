@@ -167,7 +167,7 @@ class Hub:
             )
         tokens = {seat: secrets.token_urlsafe(24) for seat, k in enumerate(kinds) if k == HUMAN}
         record = TableRecord(
-            id=secrets.token_hex(6),
+            id=self.settings.new_table_id(),
             game=game.id,
             players=state.players,
             seed=state.seed,

@@ -91,7 +91,7 @@ def plan_rematch(old: LiveTable, rng: random.Random) -> Plan:
     state.game.new(state.players, seed, **options)  # the options still make a game
     kinds = [_rematch_kind(old.seats[s]) for s in order]
     return Plan(
-        id=secrets.token_hex(6),
+        id=old.settings.new_table_id(),
         game=state.game.id,
         players=state.players,
         seed=seed,

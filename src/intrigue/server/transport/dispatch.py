@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import signal
 import socket
 import subprocess
@@ -45,7 +46,8 @@ ACCEPT_PAUSE = 0.1  # after a failed accept (no descriptor left), before the nex
 # The paths that name a table, as segments before the table's id.
 TABLE_PATHS = ((b"ws",), (b"api", b"tables"), (b"table",))
 
-Spawn = Callable[[socket.socket], "subprocess.Popen[bytes]"]
+# Starts worker ``index`` (of the dispatcher's count) given its end of the channel.
+Spawn = Callable[[socket.socket, int], "subprocess.Popen[bytes]"]
 
 
 def table_of(head: bytes) -> str | None:
@@ -68,6 +70,21 @@ def worker_for(table: str | None, address: str, workers: int) -> int:
     return zlib.crc32(key.encode()) % workers
 
 
+def table_ids_for(index: int, workers: int) -> Callable[[], str]:
+    """New table ids that `worker_for` routes to worker ``index``: a table is then served
+    where it was made, where its bots and clock run (its lease), so their moves need no
+    note on the bus. A random id is drawn until one does (``workers`` draws on average; the
+    ids keep 48 random bits less log2(workers))."""
+
+    def new_id() -> str:
+        while True:
+            table = secrets.token_hex(6)
+            if worker_for(table, "", workers) == index:
+                return table
+
+    return new_id
+
+
 @dataclass
 class Worker:
     """One worker process and the parent's end of the socket its connections go through."""
@@ -82,7 +99,7 @@ class Dispatcher:
 
     def __init__(self, listener: socket.socket, count: int, spawn: Spawn) -> None:
         self.listener = listener
-        self.spawn = spawn  # starts a worker given its end of the channel
+        self.spawn = spawn  # starts worker i given its end of the channel
         self.workers: list[Worker] = []
         self.count = count
         self.peeking = 0
@@ -95,7 +112,7 @@ class Dispatcher:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self.stopping.set)
         try:
-            self.workers = [self._start() for _ in range(self.count)]
+            self.workers = [self._start(index) for index in range(self.count)]
             if not await self._all_ready():
                 return 1
             self.listener.setblocking(False)
@@ -110,10 +127,10 @@ class Dispatcher:
             await self._stop_workers()
 
     # -- workers -----------------------------------------------------------------------------
-    def _start(self) -> Worker:
+    def _start(self, index: int) -> Worker:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            process = self.spawn(theirs)
+            process = self.spawn(theirs, index)
         finally:
             theirs.close()  # the child has its own copy
         ours.setblocking(False)
@@ -146,7 +163,7 @@ class Dispatcher:
                 status = worker.process.returncode
                 log.error("server worker %d exited (status %s); starting another", index, status)
                 try:
-                    replacement = self._start()
+                    replacement = self._start(index)
                 except OSError as exc:  # no process or descriptor to spare: try next pass
                     log.error("could not start a server worker: %s", exc)
                     continue

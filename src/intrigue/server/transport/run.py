@@ -32,7 +32,7 @@ from ..config import (
 from ..storage.db import DatabaseDamaged, Store
 from .app import create_app
 from .connections import install
-from .dispatch import Dispatcher
+from .dispatch import Dispatcher, table_ids_for
 from .logs import mask_secrets_in_logs
 from .tuning import tune_process
 
@@ -106,10 +106,11 @@ def serve_workers(
         print(f"intrigue: cannot listen on port {port}: {exc.strerror}", file=sys.stderr)
         return 1
 
-    def spawn(channel: socket.socket) -> subprocess.Popen[bytes]:
+    def spawn(channel: socket.socket, index: int) -> subprocess.Popen[bytes]:
         fd = channel.fileno()
+        place = [str(index), str(workers)]  # which worker it is: its new tables route to it
         return subprocess.Popen(
-            [sys.executable, "-m", "intrigue.server.transport.worker", str(fd), log_level],
+            [sys.executable, "-m", "intrigue.server.transport.worker", str(fd), log_level, *place],
             pass_fds=(fd,),
             start_new_session=True,  # a Ctrl+C reaches the dispatcher, which stops them
         )
@@ -117,9 +118,10 @@ def serve_workers(
     return asyncio.run(Dispatcher(listener, workers, spawn).run())
 
 
-def worker_config(log_level: str) -> uvicorn.Config:
-    """The uvicorn set-up of one ``--workers`` process, with the settings its parent put in the
-    environment; its app is built (and the process tuned) here."""
+def worker_config(log_level: str, index: int = 0, workers: int = 1) -> uvicorn.Config:
+    """The uvicorn set-up of worker ``index`` of ``workers``, with the settings its parent put
+    in the environment; its app is built (and the process tuned) here. The tables it creates
+    get ids the dispatcher routes back to it (`table_ids_for`)."""
     _basic_logging(log_level)
     redis_url, redis_prefix = choose_redis(None)
     settings = Settings(
@@ -130,6 +132,7 @@ def worker_config(log_level: str) -> uvicorn.Config:
         bus_secret=os.environ.get(BUS_SECRET_ENV) or None,
         **limits_from_environment(),  # inherited from the parent's environment
         **origins_from_environment(""),
+        new_table_id=table_ids_for(index, workers),
     )
     config = uvicorn_config(settings, "127.0.0.1", 0, log_level)  # listens on nothing itself
     tune_process()  # the application is built: freeze it for the garbage collector

@@ -81,12 +81,14 @@ async def _connect(
 
 
 def main(argv: list[str]) -> int:
-    """Serve the connections the dispatcher hands over ``argv[0]`` (a file descriptor)."""
+    """Serve the connections the dispatcher hands over ``argv[0]`` (a file descriptor); then
+    the log level, and which worker this is of how many."""
     from .run import worker_config  # the app is built here, in the worker only
 
     channel = socket.socket(fileno=int(argv[0]))
     log_level = argv[1] if len(argv) > 1 else "info"
-    server = HandedServer(worker_config(log_level), channel)
+    index, workers = (int(argv[2]), int(argv[3])) if len(argv) > 3 else (0, 1)
+    server = HandedServer(worker_config(log_level, index, workers), channel)
     server.run()
     return 0 if server.started else 1
 
