@@ -7,6 +7,7 @@ bottom of the Enemy deck are shown.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from intrigue.engine import Action
@@ -19,6 +20,8 @@ from .board import (
     NEIGHBOURS,
     NO_ENEMY,
     NO_OBSTACLE,
+    POINT,
+    SPAWN,
     TUNNELS,
     WEAPON_STATS,
 )
@@ -40,13 +43,14 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
     players = []
     for s in (0, 1):
         pistol = state.pistol[s]
+        number = state.number[s]
         players.append(
             {
                 "seat": s,
-                "number": state.number[s],
+                "number": number,
                 "cell": NAMES[state.pos[s]],
-                "spawn": NAMES[state.spawn(s)],
-                "point": NAMES[state.point(s)],
+                "spawn": NAMES[SPAWN[number]],  # `state.spawn(s)`, `state.point(s)`
+                "point": NAMES[POINT[number]],
                 "hp": state.hp[s],
                 "vp": state.vp[s],
                 "weapons": [
@@ -60,14 +64,14 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
                 "loses_next_turn": state.skip[s],
             }
         )
-    return {
+    view = {
         "round": state.round,
         "turns": state.turns,
         "phase": state.phase,
         "max_turns": state.options["max_turns"],
         "first": state.first,
         "current": state.current if state.phase != "over" else None,
-        "obstacles": [name for name, o in zip(NAMES, state.obst, strict=True) if o],
+        "obstacles": list(compress(NAMES, state.obst)),
         "enemies": [
             {
                 "cell": NAMES[c],
@@ -99,7 +103,10 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
             "sniper": list(state.sniper_discard),
         },
         "coins": list(state.coins),
-    } | _final_view(state)
+    }
+    if state.phase == "over":  # not `| _final_view(...)`: that copies the view at every step
+        view.update(_final_view(state))
+    return view
 
 
 def _final_view(state: AssassinationState) -> dict[str, Any]:
