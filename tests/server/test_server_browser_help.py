@@ -52,6 +52,13 @@ def test_things_on_every_board_explain_themselves_from_the_guide(browser, web_se
     context = browser.new_context()
     try:
         page = _open(context, table["links"][0]["url"])
+        # The board may be drawn a moment after the turn is announced: wait for its helps.
+        page.wait_for_function(
+            f"texts => {{ const helps = ({HELPS})();"
+            " return texts.filter((t) => helps.some((h) => h.includes(t))).length >= 2; }",
+            arg=list(texts.values()),
+            timeout=TIMEOUT * 1000,
+        )
         helps = page.evaluate(HELPS)
         explained = {key for key, text in texts.items() if any(text in h for h in helps)}
         assert len(explained) >= 2, (explained, helps[:5])
