@@ -33,6 +33,8 @@ from intrigue.interop import evaluate
 from intrigue.interop import openspiel as adapter
 from intrigue.interop.evaluation import Evaluation
 
+DECISIONS_PER_EPISODE = 21  # the learner's decisions in a Project Assassination game, roughly
+
 
 def train(agent: dqn.DQN, env: rl_environment.Environment, args: argparse.Namespace) -> int:
     """Play ``args.episodes`` episodes, the agent on seat ``episode % players``; returns the
@@ -79,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--opponents", nargs="+", default=["medium", "random"])
+    parser.add_argument("--epsilon-end", type=float, default=0.05)
+    parser.add_argument("--learn-every", type=int, default=4, help="decisions per update")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -97,19 +101,28 @@ def main(argv: list[str] | None = None) -> None:
         batch_size=64,
         learning_rate=1e-3,
         optimizer_str="adam",
-        epsilon_decay_duration=args.episodes * 20,
+        # OpenSpiel 2.x decays epsilon exponentially by default: with the duration set to the
+        # whole run it still explores 43% of the time at the end, so the greedy policy is
+        # learned from near-random play that rarely reaches the late game. Decay linearly
+        # to `--epsilon-end` over the first half of the run (about 21 decisions an episode).
+        epsilon_decay_schedule_str="linear",
+        epsilon_end=args.epsilon_end,
+        epsilon_decay_duration=args.episodes * DECISIONS_PER_EPISODE // 2,
+        learn_every=args.learn_every,
         min_buffer_size_to_learn=1000,
         seed=args.seed,
     )
     control = score("random", args, "mask-only (random legal)")
     before = score(agent, args, "untrained")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     decisions = train(agent, env, args)
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     after = score(agent, args, f"dqn {args.episodes} episodes")
     report = {
         "args": vars(args),
         "train_seconds": seconds,
+        "train_cpu_seconds": cpu_seconds,
         "decisions": decisions,
         "results": [e.to_json() for e in (control, before, after)],
     }
