@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--opponents", nargs="+", default=["medium", "random"])
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--epsilon-end", type=float, default=0.05)
     parser.add_argument("--learn-every", type=int, default=4, help="decisions per update")
     parser.add_argument("--json", action="store_true")
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         hidden_layers_sizes=[256, 256],
         replay_buffer_capacity=50_000,
         batch_size=64,
-        learning_rate=1e-3,
+        learning_rate=args.learning_rate,
         optimizer_str="adam",
         # OpenSpiel 2.x decays epsilon exponentially by default: with the duration set to the
         # whole run it still explores 43% of the time at the end, so the greedy policy is
