@@ -13,7 +13,8 @@ is a third game in which that seat is played by ``BOT`` (among the same ``--othe
 this role do better under hard than under medium, against the same players?". The focus
 seat's wins in the two games compared form a pair, so the deal's luck cancels out: the report
 gives both win rates with 95% Wilson intervals, the four kinds of pairs and the exact sign
-(McNemar) test on the pairs that differ.
+(McNemar) test on the pairs that differ; in games without roles, where the focus seat turns
+with the seed, the same figures for each seat as well (``seats``).
 Games are played by the balance lab's runner (the very games ``intrigue arena`` would play)
 and kept in ``--out/games.jsonl``, from which a later run resumes. Run by hand; figures are
 recorded in docs/bots.md.
@@ -110,23 +111,35 @@ def compared(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def report(rows: dict[tuple[str, int], dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
-    pairs = []
+    by_seat: dict[int, list[tuple[float, float]]] = {}
     reference = "reference-bot" if args.reference else "reference"
     for i in range(args.games):
         ref, foc = rows.get((reference, i)), rows.get(("focus", i))
         if ref is None or foc is None or foc.get("status") != "ok":
             continue
         seat = foc["focus"]
-        pairs.append((ref["results"][seat], foc["results"][seat]))
-    n = len(pairs)
-    ref_wins = sum(a for a, _ in pairs)
-    foc_wins = sum(b for _, b in pairs)
-    return {
+        by_seat.setdefault(seat, []).append((ref["results"][seat], foc["results"][seat]))
+    pairs = [pair for seat in sorted(by_seat) for pair in by_seat[seat]]
+    summary = {
         "game": args.game,
         "role": args.role,
         "bot": args.bot,
         "others": args.others,
         "reference": args.reference or args.others,
+        **pair_summary(pairs),
+    }
+    if args.role is None:
+        summary["seats"] = {seat: pair_summary(by_seat[seat]) for seat in sorted(by_seat)}
+    return summary
+
+
+def pair_summary(pairs: list[tuple[float, float]]) -> dict[str, Any]:
+    """Both win rates of the focus seat over (reference, focus) result pairs, with intervals,
+    the four kinds of pairs and the sign test."""
+    n = len(pairs)
+    ref_wins = sum(a for a, _ in pairs)
+    foc_wins = sum(b for _, b in pairs)
+    return {
         "pairs": n,
         "reference_wins": ref_wins,
         "reference_rate": ref_wins / n if n else None,
