@@ -102,10 +102,6 @@ class Spec:
         self.action_ids = game.action_table.ids
         game.new(self.players, 0, **self.options)  # reject bad options now, not mid-search
 
-    def cut_off(self, state: State) -> bool:
-        """Whether the decision cap ends ``state`` (unfinished) now."""
-        return common.cut_off(state, self.max_decisions)
-
 
 class Core:
     """A state's progress: the seed digits drawn so far, then the intrigue `State`.
@@ -263,11 +259,8 @@ class IntrigueState(pyspiel.State):
 
     def _ended(self, state: State) -> bool:
         """Whether the dealt ``state`` is terminal: over, or stopped by the decision cap."""
-        if state.is_over:
-            return True
-        # `Spec.cut_off`, inline: asked several times a step (rl_environment, pyspiel)
-        cap = (self._core.game or self._game()).spec.max_decisions
-        return 0 < cap <= state.actions_played
+        spec = (self._core.game or self._game()).spec
+        return state.is_over or common.cut_off(state, spec.max_decisions)
 
     @property
     def intrigue_state(self) -> State | None:
@@ -485,7 +478,7 @@ class Observer:
         extra = 0 if self.history is None else self.history.size
         self.tensor = np.zeros(size + extra, np.float32)  # what OpenSpiel reads
         self._canvas = Canvas(spec.encoder.layout, self.tensor[:size])
-        self.dict = dict(self._canvas.views)
+        self.dict = dict(self._canvas)
         if self.history is not None:
             self._record = self.tensor[size:].reshape(self.history.shape)
             self._public_record = np.zeros(self.history.shape, np.float32)

@@ -83,11 +83,6 @@ class Canvas(dict[str, np.ndarray]):
             start = layout.offsets[f.name]
             self[f.name] = self.data[start : start + f.size].reshape(f.shape)
 
-    @property
-    def views(self) -> dict[str, np.ndarray]:
-        """Each field's writable view, by name."""
-        return self
-
     def zero(self) -> None:
         """Set every value of the tensor to 0 (the views stay)."""
         self.data.fill(0.0)
@@ -212,15 +207,16 @@ class Encoder:
                 self._update_rows(canvas, index, view)
                 continue
             cells = self._cells[index]
-            if self.alike:  # seats share encodings by `adopt`: no other canvas holds a part
-                data[cells] = 0.0
-                section.fill(canvas, view)
-            elif (source := self._holder(index, parts := tuple(map(now, section.keys)))) is None:
-                data[cells] = 0.0
-                section.fill(canvas, view)
-                latest[index] = (parts, canvas)
-            else:
+            # Seats that see alike share encodings by `adopt`: no other canvas holds theirs.
+            parts = None if self.alike else tuple(map(now, section.keys))
+            source = None if parts is None else self._holder(index, parts)
+            if source is not None:
                 data[cells] = source.data[cells]
+            else:
+                data[cells] = 0.0
+                section.fill(canvas, view)
+                if parts is not None:
+                    latest[index] = (parts, canvas)
             if section.rows is not None:
                 canvas.memo[index] = section.rows(view)
         canvas.memo["view"] = view

@@ -130,7 +130,6 @@ def _fill_seating(canvas: Canvas, view: Mapping[str, Any]) -> None:
 def _fill_table(canvas: Canvas, view: Mapping[str, Any]) -> None:
     # Rows repeat from one position to the next: each distinct row is turned into its writes
     # once (`_row_writes`), then replayed; this section changes at almost every decision.
-    views = canvas.views
     for row in view.get("table") or ():
         try:
             key = tuple(row.items())
@@ -142,7 +141,7 @@ def _fill_table(canvas: Canvas, view: Mapping[str, Any]) -> None:
             if key is not None:
                 _ROWS[key] = writes
         for name, index, value in writes:
-            views[name][index] = value
+            canvas[name][index] = value
 
 
 _ROWS: dict[tuple[Any, ...], tuple[tuple[str, tuple[int, ...], float], ...]] = {}
