@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from conformance_support import (
@@ -27,7 +28,7 @@ from conformance_support import (
 )
 
 import intrigue
-from intrigue.engine import IllegalAction, Rng
+from intrigue.engine import IllegalAction, Rng, State
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -166,3 +167,45 @@ def test_seats_that_are_not_ints_are_illegal(game_id: str, seat: object) -> None
         assert_same(snapshot(state), before, "state after moves by a bad seat")
         if step > 30:
             break
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_shared_views_and_events_stay_as_handed_out_while_play_goes_on(game_id: str) -> None:
+    """A server keeps the last `shared_view` it sent each connection and diffs the next one
+    against it (patches), and bots and encoders compare views the same way: so what
+    `shared_view` and `shared_events` hand out must never change afterwards, neither when the
+    next position is played on a clone (as a live table does) nor when the state itself moves
+    on (as a search or an environment does)."""
+    game = intrigue.load(game_id)
+    cfg = config(game_id)
+    for i in range(6):
+        rng = random.Random(40_000 + i)
+        state = new_game(game, rng.getrandbits(63), rng.choice, cfg.long_options)
+        handed_out: list[tuple[str, Any, Any]] = []
+        step = 0
+        while not state.is_over and step < 400:
+            handed_out += _hand_out(state, step)
+            seat = rng.choice(state.to_move)
+            action = rng.choice(state.legal_actions(seat))
+            if step % 2:  # a live table's way: the next position is a clone
+                state = state.clone()
+            state.apply(seat, action)
+            step += 1
+        handed_out += _hand_out(state, step)
+        for what, value, kept in handed_out:
+            difference = first_difference(json.loads(json.dumps(value)), kept)
+            assert difference is None, f"{game_id} seed {i}, {what} changed at {difference}"
+
+
+def _hand_out(position: State, step: int) -> list[tuple[str, Any, Any]]:
+    """Every seat's shared view and latest shared events, each with a deep copy of it now."""
+    handed = []
+    for seat in seats(position):
+        since = max(0, position.log_length - 6)
+        for what, value in (
+            ("view", position.shared_view(seat)),
+            ("events", position.shared_events(seat, since=since)),
+        ):
+            kept = json.loads(json.dumps(value))
+            handed.append((f"step {step}, seat {seat}: shared {what}", value, kept))
+    return handed

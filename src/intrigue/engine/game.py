@@ -295,7 +295,9 @@ class State(ABC):
     def shared_view(self, seat: int | None) -> dict[str, Any]:
         """`view` for a caller that only reads it (a server encoding it for the wire): games
         may hand out parts they keep and share with other views of this position, so it must
-        never be changed. Its content is always that of `view`."""
+        never be changed. Its content is always that of `view`, and stays so as play goes on:
+        a game never changes in place what it handed out (a server diffs the next view against
+        it; the conformance suite checks it)."""
         return self._framed(seat, self._shared_view)
 
     def _framed(
