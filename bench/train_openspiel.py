@@ -254,7 +254,10 @@ def main(argv: list[str] | None = None) -> None:
     random.seed(args.seed)
     np.random.seed(args.seed)
     game = adapter.load_game(args.game, max_turns=args.max_turns)
-    env = rl_environment.Environment(game, seed=args.seed)
+    env = rl_environment.Environment(game)
+    # its chance sampler (the deals): Environment(game, seed=...) passes `seed` on as a game
+    # setting, ignored for a loaded game, and leaves the sampler unseeded
+    env.seed(args.seed)
     agent = make_ppo(game, args) if args.algorithm == "ppo" else make_dqn(game, args)
     control = score("random", args, "mask-only (random legal)")
     before = score(agent, args, "untrained")
