@@ -18,6 +18,7 @@ EXPLAINED = {
     "project-assassination": (2, {"draw", "move", "shoot", "place", "ambush"}),
     "masquerade-ball": (2, {"inspect", "play"}),
     "masquerade-murder": (5, {"draw", "place"}),
+    "shadows-over-japan": (3, {"end", "discard", "claim", "sabotage"}),
 }
 NOT_FOR_PEOPLE = re.compile(r"[_{}\[\]]|None|\bseat_|\bverb\b")
 
@@ -72,3 +73,24 @@ def test_every_explained_verb_gets_a_reason_when_played():
                 assert advice.reason, (game, advice)
                 seen.add(advice.action.verb)
         assert seen == verbs, (game, seen)
+
+
+def test_shadows_over_japan_explains_the_moves_of_its_own_games():
+    """In games the heuristic plays itself (where steals, marches and recruits happen, which
+    random play seldom reaches), every such move comes with a readable reason."""
+    verbs = {"claim", "end", "march", "recruit", "sabotage", "steal"}
+    seen: dict[str, int] = {}
+    bot = make_bot("medium")
+    for seed in (2, 8):  # whole games with steals and marches in them
+        state = intrigue.load("shadows-over-japan").new(3, seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            seat = state.to_move[0]
+            view, legal = state.view(seat), state.legal_actions(seat)
+            advice = advise(view, legal)
+            if advice.action.verb in verbs:
+                assert advice.reason, advice
+                assert not NOT_FOR_PEOPLE.search(advice.reason), advice.reason
+                seen[advice.action.verb] = seen.get(advice.action.verb, 0) + 1
+            state.apply(seat, bot.choose(view, legal, rng))
+    assert set(seen) == verbs, seen

@@ -30,6 +30,7 @@ from intrigue.games.shadows_over_japan.data import (
     KEYS,
     NINJA_ADJ,
     NOBLE_INDEX,
+    NOBLE_NAMES,
     STYLE_INDEX,
     STYLES,
 )
@@ -323,6 +324,97 @@ def _recruit_value(board: Board, c: int, style: int) -> float:
     if board.sam[c] >= 0 and BEATS[style] == board.sam[c]:
         value += 0.5  # ready to fight next door's twin
     return value + 0.01 * style  # a fixed preference among equal styles
+
+
+# -- reasons, for people (the hints of a First game: intrigue.bots.advice) ---------------------
+PLAIN_REASONS = {
+    "claim": "the mission is done: claiming it pays a gold",
+    "extra": "gold to spare and no actions left: one more action is worth a coin",
+    "draw": "few cards in hand: three more missions for a coin",
+    "substitute": "your ninja was revealed: a Substitution hides it again",
+}
+
+
+def explain(view: dict[str, Any], legal: list[Action], action: Action) -> str | None:
+    """Why `choose` picked ``action``, in a phrase for people (None: no clear reason)."""
+    verb, args = action.verb, action.args
+    if verb in PLAIN_REASONS:
+        return PLAIN_REASONS[verb]
+    if verb == "end":
+        if view["phase"] == "spend":
+            return "nothing left is worth your gold"
+        return "nothing left is worth an action"
+    if view["phase"] == "setup":
+        return None  # any style is as good as another before anything is known
+    board = Board(view)
+    if verb == "discard":
+        return _discard_reason(board, str(args[0]))
+    if verb == "steal":
+        rival = _noble_name(HOME[INDEX[str(args[0])]])
+        return (
+            f"Intelligence counts for {rival}, a rival Noble: taking it costs them Political Power"
+        )
+    if verb == "sabotage":
+        owner = board.owner[INDEX[str(args[0])]]
+        return f"it costs {_noble_name(owner)}, a rival Noble, a development and its economy"
+    if verb == "move":
+        return _move_reason(board, INDEX[str(args[0])], INDEX[str(args[1])])
+    if verb == "march":
+        return _march_reason(board, INDEX[str(args[0])], INDEX[str(args[1])])
+    if verb == "recruit":
+        card = next(c for c in board.hand if c["key"] == args[0])
+        if NOBLE_INDEX[card["against"]] == board.noble:
+            return "its mission would hurt your own Noble, so the card pays for a ninja instead"
+        return "a new ninja near provinces worth reaching"
+    return None
+
+
+def _noble_name(n: int) -> str:
+    return NOBLE_NAMES[n].split()[0]
+
+
+def _discard_reason(board: Board, key: str) -> str:
+    card = next(c for c in board.hand if c["key"] == key)
+    if NOBLE_INDEX[card["against"]] == board.noble:
+        return "its mission would hurt your own Noble, and you keep another such card to recruit"
+    if card["mission"] in HARD_MISSIONS:
+        return "the hardest mission in your hand to complete"
+    return "the card you are least likely to use"
+
+
+def _move_reason(board: Board, p: int, q: int) -> str | None:
+    style = board.style(p)
+    if board.sam[q] >= 0 and board.rival(q) and _fight(style, board.sam[q]) > 0:
+        rival = _noble_name(board.owner[q])
+        return f"your ninja's style beats the samurai of {rival}, a rival Noble"
+    enemy = board.ninja[q]
+    theirs = -1 if enemy is None or enemy["style"] is None else STYLE_INDEX[enemy["style"]]
+    if theirs >= 0 and _fight(style, theirs) > 0:
+        return "your ninja's style beats the ninja standing there"
+    if board.army[q] >= 0 and not board.occupied[q] and enemy is None:
+        return "your ninja slips into the army there"
+    if q in board.scouts:
+        return "a Scout mission in your hand names that province"
+    if board.rival(q) and board.dev[q] and board.sam[q] < 0 and board.army[q] < 0:
+        rival = _noble_name(board.owner[q])
+        return f"an unguarded development of {rival}, a rival Noble, to sabotage next"
+    if IS_CAPITAL[q] and HOME[q] != board.noble and board.intel[HOME[q]]:
+        return f"Intelligence to steal next in the capital of {_noble_name(HOME[q])}"
+    if board.distance(q) < board.distance(p):
+        return "a step toward a rival development, samurai, army or capital"
+    return None
+
+
+def _march_reason(board: Board, p: int, q: int) -> str:
+    n = board.army[p]
+    if board.occupied[q]:
+        whose = "your Noble's army" if n == board.noble else "the army"
+        return f"{whose} attacks the army occupying that province"
+    if board.owner[q] != n:
+        if n == board.noble:
+            return f"your Noble's army takes a province from {_noble_name(board.owner[q])}"
+        return f"the army takes a province from {_noble_name(board.owner[q])}, a rival Noble"
+    return "the army moves toward a rival border"
 
 
 # -- search hooks -----------------------------------------------------------------------------
