@@ -33,9 +33,15 @@ MAX_TURNS = {
 
 
 def samples(
-    game_id: str, games: int, epsilon: float, stride: int, seed: int, max_turns: int | None = None
+    game_id: str,
+    games: int,
+    epsilon: float,
+    stride: int,
+    seed: int,
+    max_turns: int | None = None,
+    players: int | None = None,
 ) -> list[Any]:
-    """Per game: (feature rows, labels)."""
+    """Per game: (feature rows, labels); ``players`` None: the game's fewest."""
     cap = max_turns if max_turns is not None else MAX_TURNS.get(game_id, 60)
     module = importlib.import_module(HEURISTICS[game_id].partition(":")[0])
     game = intrigue.load(game_id)
@@ -44,7 +50,7 @@ def samples(
     out = []
     for index in range(games):
         rng = random.Random(seed + index)
-        state = game.new(None, seed + index, max_turns=cap)
+        state = game.new(players, seed + index, max_turns=cap)
         seen: list[tuple[int, list[float]]] = []
         step = 0
         while not state.is_over:
@@ -86,6 +92,7 @@ def main() -> None:
     parser.add_argument("--stride", type=int, default=3)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--players", type=int, help="number of players (default: the fewest)")
     parser.add_argument(
         "--max-turns", type=int, default=None, help="the games' cap (default: per game, above)"
     )
@@ -93,7 +100,9 @@ def main() -> None:
         "--compare", action="store_true", help="also score the game's current WEIGHTS held out"
     )
     args = parser.parse_args()
-    data = samples(args.game, args.games, args.epsilon, args.stride, args.seed, args.max_turns)
+    data = samples(
+        args.game, args.games, args.epsilon, args.stride, args.seed, args.max_turns, args.players
+    )
     cut = len(data) - max(1, len(data) // 10)
 
     def stack(part: list[Any]) -> tuple[np.ndarray, np.ndarray]:
