@@ -2,7 +2,8 @@
 against `medium`.
 
     .venv/bin/python bench/train_openspiel.py                       # PPO, Project Assassination
-    .venv/bin/python bench/train_openspiel.py --episodes 15000 --opponents medium --json
+    .venv/bin/python bench/train_openspiel.py --episodes 10000 --eval-games 200 \\
+        --opponents medium --json
     .venv/bin/python bench/train_openspiel.py --algorithm dqn --episodes 5000
 
 Run by hand, not in CI (minutes of CPU; it keeps to one thread). The game is loaded with
