@@ -362,8 +362,7 @@ def explain(view: dict[str, Any], legal: list[Action], action: Action) -> str | 
     if verb == "march":
         return _march_reason(board, INDEX[str(args[0])], INDEX[str(args[1])])
     if verb == "recruit":
-        card = next(c for c in board.hand if c["key"] == args[0])
-        if NOBLE_INDEX[card["against"]] == board.noble:
+        if NOBLE_INDEX[_card(board, str(args[0]))["against"]] == board.noble:
             return "its mission would hurt your own Noble, so the card pays for a ninja instead"
         return "a new ninja near provinces worth reaching"
     return None
@@ -373,8 +372,13 @@ def _noble_name(n: int) -> str:
     return NOBLE_NAMES[n].split()[0]
 
 
+def _card(board: Board, key: str) -> dict[str, Any]:
+    """The card of province ``key`` in the seat's hand."""
+    return next(c for c in board.hand if c["key"] == key)
+
+
 def _discard_reason(board: Board, key: str) -> str:
-    card = next(c for c in board.hand if c["key"] == key)
+    card = _card(board, key)
     if NOBLE_INDEX[card["against"]] == board.noble:
         return "its mission would hurt your own Noble, and you keep another such card to recruit"
     if card["mission"] in HARD_MISSIONS:
