@@ -32,7 +32,9 @@ by itself after ``--seconds`` (or ``--moves`` moves), and reports (see docs/perf
   waiting for a CPU (the machine is busy with other work if that is large).
 
 ``--processes N`` spreads the tables over N generator processes, so that the generator's own
-event loop is not what limits the run.
+event loop is not what limits the run. The server started here delays the updates of the
+seats not to move as ``intrigue serve`` does (``Settings.update_delay``); ``--update-delay 0``
+sends every update at once.
 
 ``--abuse`` measures what slow and greedy clients do to everyone else (issue 18, item 6): two
 runs on two fresh servers with ``intrigue serve``'s limits on connections (`SERVE_LIMITS`), each
@@ -585,6 +587,9 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
     from intrigue.server.config import SERVE_LIMITS
 
     limits = {name: SERVE_LIMITS[name] for name in CONNECTION_LIMITS} if args.abuse else {}
+    limits["update_delay"] = (
+        SERVE_LIMITS["update_delay"] if args.update_delay is None else args.update_delay
+    )
     with tempfile.TemporaryDirectory(prefix="intrigue-load-") as tmp:
         proc = None
         base = args.url
@@ -627,6 +632,11 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured")
     parser.add_argument("--moves", type=int, help="stop after this many measured moves")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--update-delay",
+        type=float,
+        help="seconds updates to connections not to move may wait (default: intrigue serve's)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--abuse", action="store_true", help="a quiet run, then under attack")
     parser.add_argument("--trickle", type=int, default=1100, help="--abuse: trickling requests")

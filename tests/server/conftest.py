@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from server_driver import Player, ThreadServer
 
-from intrigue.server.config import Settings
+from intrigue.server.config import SERVE_LIMITS, Settings
 
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -106,9 +106,12 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """A server for browser tests, on its own SQLite file; bots move at once."""
+    """A server for browser tests, on its own SQLite file; bots move at once, and updates
+    to the seats not to move are delayed as under ``intrigue serve``."""
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
-    running = ThreadServer(Settings(database_url=sqlite_url(db), bot_delay=0)).start()
+    delay = SERVE_LIMITS["update_delay"]
+    settings = Settings(database_url=sqlite_url(db), bot_delay=0, update_delay=delay)
+    running = ThreadServer(settings).start()
     yield running
     running.stop()
 

@@ -60,6 +60,23 @@ def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServ
     running.stop()
 
 
+@pytest.fixture(scope="module")
+def delaying_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """The same, but updates to the seats not to move wait (`Settings.update_delay`): longer
+    than any test, so that they reach a connection only with its next message, all at once."""
+    db = tmp_path_factory.mktemp("leaks") / "delayed.sqlite3"
+    settings = Settings(
+        database_url=f"sqlite:///{db}",
+        bot_delay=0,
+        rate_per_second=1e6,
+        rate_burst=10**6,
+        update_delay=3600.0,
+    )
+    running = ThreadServer(settings).start()
+    yield running
+    running.stop()
+
+
 class Seat:
     """A connection and its watcher."""
 
@@ -87,9 +104,14 @@ class Seat:
             self.latest = message
             return message
 
-    def next_chat(self) -> None:
-        """Read the chat message that must come next (no move is pending meanwhile)."""
+    def next_chat(self, mirror: State, log: PrivateLog) -> None:
+        """Read the chat message that must come next (no move is pending meanwhile), after
+        the update the connection was owed, if any (checked)."""
         message = self.player.recv()
+        if message["type"] in ("sync", "update"):
+            self.watcher.check(message, mirror, log)
+            self.latest = message
+            message = self.player.recv()
         assert message["type"] == "chat", message
         self.whispers += message["lines"]
 
@@ -98,8 +120,15 @@ class RandomGame:
     """One all-human table, every seat and a spectator connected, played at random."""
 
     def __init__(
-        self, server: ThreadServer, game: str, players: int, options: dict, patches: bool = False
+        self,
+        server: ThreadServer,
+        game: str,
+        players: int,
+        options: dict,
+        patches: bool = False,
     ) -> None:
+        # Updates to the seats not to move wait for the connection's next message.
+        self.delayed = server.hub.settings.update_delay > 0
         table = create_table(
             server.url, game=game, players=players, seats=["human"] * players, options=options
         )
@@ -132,10 +161,19 @@ class RandomGame:
         action = chooser.choice(legal)["action"]
         step = len(self.mirror.history)
         self.seats[mover].player.send({"type": "act", "action": action, "step": step})
+        before = set(self.mirror.to_move)
         self.mirror.apply(mover, action)
-        for seat in self.everyone:
+        for seat in self.told(before):
             update = seat.next_update(self.mirror, self.log)
             assert update.get("accepted") == (action if seat.watcher.seat == mover else None)
+
+    def told(self, before: set[int]) -> list[Seat]:
+        """The connections told of a move at once: every one, or with delayed updates the
+        seats to move before or after it (everyone once the game is over)."""
+        if not self.delayed or self.mirror.is_over:
+            return self.everyone
+        urgent = before | set(self.mirror.to_move)
+        return [seat for seat in self.seats if seat.watcher.seat in urgent]
 
     def whisper(self, chooser: random.Random) -> None:
         sender, to = chooser.sample(range(len(self.seats)), 2)
@@ -144,8 +182,8 @@ class RandomGame:
         text = f"psst {uuid.uuid4().hex}"
         self.said[text] = (sender, to)
         self.seats[sender].player.send({"type": "whisper", "to": to, "text": text})
-        self.seats[sender].next_chat()
-        self.seats[to].next_chat()
+        self.seats[sender].next_chat(self.mirror, self.log)
+        self.seats[to].next_chat(self.mirror, self.log)
 
     def finish(self) -> None:
         """The whole game was told to each connection; whispers reached their two seats only."""
@@ -153,6 +191,9 @@ class RandomGame:
         assert truth.history == self.mirror.history and truth.is_over == self.mirror.is_over
         for seat in self.everyone:
             assert seat.watcher.events == self.mirror.events(seat.watcher.seat)
+        if self.delayed and self.mirror.is_over:
+            # Never to move nor whispered to: told of the whole game in one update.
+            assert self.spectator.watcher.checked == 2  # with its sync
             received = json.dumps(seat.player.received)
             for text, (sender, to) in self.said.items():
                 assert (text in received) == (seat.watcher.seat in (sender, to)), text
@@ -178,6 +219,15 @@ def run_cases(server: ThreadServer, cases: list, seed: int, patches: bool = Fals
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{len(c[2])}")
 def test_no_message_to_a_seat_holds_a_secret_it_may_not_know(open_server, case, patches):
     assert run_cases(open_server, [case], seed=len(case[0]) * 10 + case[1], patches=patches) > 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{len(c[2])}")
+def test_delayed_updates_tell_everything_and_nothing_more(delaying_server, case):
+    """With `Settings.update_delay`, a seat not to move hears of the moves only with its
+    next message (its whisper, its turn, the end), in one update: each checked as above,
+    and by the end every connection was told every event of its seat, once, in order."""
+    seed = len(case[0]) * 10 + case[1]
+    assert run_cases(delaying_server, [case], seed=seed, patches=True) > 0
 
 
 @pytest.mark.slow

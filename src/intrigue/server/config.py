@@ -117,6 +117,10 @@ class Settings:
     max_spectators_per_table: int = 0
     max_sockets_per_seat: int = 0
     send_timeout: float = 20.0
+    # Seconds a connection that is not to move may wait for its update, so that the moves
+    # made meanwhile reach it as one message (tables/table.py); 0: every move at once, as
+    # for an application built in a test; ``intrigue serve`` applies `SERVE_LIMITS`.
+    update_delay: float = 0.0
     # Makes the id of a new table (a worker of ``intrigue serve --workers`` makes ids the
     # dispatcher routes back to it, transport/dispatch.py).
     new_table_id: Callable[[], str] = field(default=random_table_id)
@@ -140,6 +144,7 @@ LIMITS = (
     "send_timeout",
     "rate_per_second",
     "rate_burst",
+    "update_delay",
 )
 
 
@@ -152,6 +157,7 @@ SERVE_LIMITS: dict[str, Any] = {
     "max_sockets_per_address": 48,
     "max_spectators_per_table": 50,
     "max_sockets_per_seat": 4,
+    "update_delay": 0.05,
 }
 
 

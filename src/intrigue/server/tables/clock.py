@@ -472,7 +472,9 @@ class TableClock:
 
 
 def _fresh_update(table: TableFace, client: Client) -> dict[str, Any]:
-    """An update for ``client`` alone, with no new move: its view and legal actions now."""
+    """An update for ``client`` alone, with no new move: its view and legal actions now (and
+    every move since its last update, so it is owed nothing more: `LiveTable._defer`)."""
+    client.owed = None
     message = game_message("update", table.state, client.seat, client.seen, client.base)
     client.seen = table.state.log_length
     return message

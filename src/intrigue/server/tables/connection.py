@@ -115,6 +115,8 @@ class Client:
         # What the seat's owner sees of this connection in its devices list (devices.py).
         self.device_id, self.device_label, self.since = "", "", ""
         self.lists_devices = False  # sent the devices list of its seat (it asked in its hello)
+        # An update the table owes it (delayed: it was not to move), sent before anything else.
+        self.owed: Callable[[], None] | None = None
 
     @property
     def writes_directly(self) -> bool:
@@ -124,6 +126,8 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
+        if self.owed is not None:  # the update it is owed comes first
+            self.owed()
         if self.queue.qsize() >= self.max_queued or self._stalled():
             log.warning("dropping a client that does not read its messages")
             self.dropped = True

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -98,6 +99,8 @@ class LiveTable:
         self.hints = TableHints(self, bool(record.settings.get("hints")))
         self.bus: ScaleOut | None = None  # scale-out: the link to other processes (set by the hub)
         self.touched = time.monotonic()  # the last connection, departure or move (eviction)
+        # Updates owed to connections not to move are sent together this late (`_defer`).
+        self._flush_handle: asyncio.TimerHandle | None = None
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -163,25 +166,74 @@ class LiveTable:
         if self.bus is not None:
             self.bus.presence_changed(self)
 
-    def _broadcast(self, actor: Client | None, action: str) -> None:
+    def _broadcast(self, actor: Client | None, action: str, moved: int = 1) -> None:
+        """Tell every connection of the last ``moved`` moves: at once the mover (``actor``,
+        its move ``action`` acknowledged) and the seats to move before or after them; the
+        others within ``Settings.update_delay``, one update for all the moves by then."""
         state = self.state
         status = self.clock.status()  # the same for every connection (and only read)
         shared: dict[Any, Any] = {}  # a seat's events, texts and moves, built once
+        urgent = self._urgent_seats(moved)
         for client in list(self.clients):
             if client.closed:
                 continue  # gone: it will hear nothing more (a new connection gets a sync)
-            moves = self.clock.offers_moves(client.seat)
-            message = game_message(
-                "update", state, client.seat, client.seen, client.base, moves, shared
-            )
-            if client is actor:
-                message["accepted"] = action
-            self.clock.annotate(message, state, client.seat, client.seen, status)
-            client.seen = state.log_length
-            client.send(message)
+            if urgent is not None and client is not actor and client.seat not in urgent:
+                self._defer(client)
+                continue
+            self._update(client, status, shared, action if client is actor else None)
         if state.is_over:
             self.chat.game_over(self.clients)
         self.hints.refresh()
+
+    def _urgent_seats(self, moved: int) -> set[int | None] | None:
+        """The seats told of a move at once: to move before or after it (None: every seat,
+        as when updates are not delayed or the game is over)."""
+        if self.settings.update_delay <= 0 or self.state.is_over:
+            return None
+        return {seat for turn in self.turns[-1 - moved :] for seat in turn}
+
+    def _update(
+        self,
+        client: Client,
+        status: dict[str, Any] | None = None,
+        shared: dict[Any, Any] | None = None,
+        accepted: str | None = None,
+        repeated: bool = False,
+    ) -> None:
+        """Send the client an update: everything since what it was last sent (it is owed
+        nothing more); ``accepted``: the client's move it acknowledges (again if
+        ``repeated``). ``status`` and ``shared``: as `game_message` and `TableClock.annotate`
+        take them, for the updates of one broadcast."""
+        client.owed = None
+        state = self.state
+        moves = self.clock.offers_moves(client.seat)
+        message = game_message(
+            "update", state, client.seat, client.seen, client.base, moves, shared
+        )
+        if accepted is not None:
+            message["accepted"] = accepted
+        if repeated:
+            message["repeated"] = True
+        self.clock.annotate(message, state, client.seat, client.seen, status)
+        client.seen = state.log_length
+        client.send(message)
+
+    def _defer(self, client: Client) -> None:
+        """Owe the client an update, sent by the table's next flush (or before any other
+        message it is sent, so that the order holds)."""
+        if client.owed is None:
+            client.owed = functools.partial(self._update, client)
+        if self._flush_handle is None:
+            loop = asyncio.get_running_loop()
+            self._flush_handle = loop.call_later(self.settings.update_delay, self._flush)
+
+    def _flush(self) -> None:
+        """Send every update owed (`_defer`), one per connection for all the moves since."""
+        self._flush_handle = None
+        status, shared = self.clock.status(), {}
+        for client in list(self.clients):
+            if client.owed is not None and not client.closed:
+                self._update(client, status, shared)
 
     # -- moves ------------------------------------------------------------------------------
     async def act(self, client: Client, text: str, step: int) -> None:
@@ -244,13 +296,7 @@ class LiveTable:
 
     def _acknowledge_again(self, client: Client, action: str) -> None:
         """Answer a repeated move as its first sending was: an update that accepts it."""
-        moves = self.clock.offers_moves(client.seat)
-        message = game_message("update", self.state, client.seat, client.seen, client.base, moves)
-        self.clock.annotate(message, self.state, client.seat, client.seen)
-        client.seen = self.state.log_length
-        message["accepted"] = action
-        message["repeated"] = True
-        client.send(message)
+        self._update(client, accepted=action, repeated=True)
 
     def _try(self, seat: int | None, text: str) -> tuple[int, Action, State]:
         """Check and play the move on a clone; `ClientError` (with a public reason) if refused."""
@@ -330,7 +376,8 @@ class LiveTable:
             self.clock.committed(row.seat, row.auto, before, after, row.created)
             self.turns.append(to_move_of(after))
         self.state = state
-        self._broadcast(None, "")  # one update per connection, with every event it missed
+        # One update per connection, with every event it missed.
+        self._broadcast(None, "", moved=len(missing))
         self.kick_bots()
         log.debug("table %s: caught up %d move(s) from the database", self.id, len(missing))
         return len(missing)
@@ -348,6 +395,9 @@ class LiveTable:
             self.bot_task = asyncio.create_task(self._run_bots(), name=f"bots-{self.id}")
 
     async def stop(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
         if self.bot_task is not None:
             self.bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
