@@ -122,3 +122,22 @@ def test_a_position_that_came_round_again_gets_another_move():
     assert state.view(0)["repeats"] == 1
     again = {str(choose(state.view(0), state.legal_actions(0), Rng(s))) for s in range(8)}
     assert again == {"spy f7", "spy a6"}
+
+
+def test_keeps_an_enemy_throne_it_has_held_since_its_last_turn():
+    """MB-20: South's 4 has stood on North's throne c1 since South's last turn, North's
+    thrones free of North's cards. Ending the turn now wins; the heuristic does not inspect
+    the 4 (an even card inspected must move if it can) but its other card, and ends the turn
+    (before, a medium ball in fifty ended at the 200-turn cap this way: the card stepped off
+    again, often moved by the loop-breaker, docs/games/masquerade-ball.md)."""
+    state = position("1:4@c1", "1:k@f7", "0:k@a4", "0:q@e6", first=1)
+    for seat, action in [(1, "inspect f7"), (1, "end"), (0, "inspect a4"), (0, "end")]:
+        state.apply(seat, action)
+    assert {"seat": 1, "side": 0} in state.view(1)["holding"]
+    for seed in range(8):
+        turn = state.clone()
+        assert decide(turn, seed) == "inspect f7"
+        turn.apply(1, "inspect f7")
+        assert decide(turn, seed) == "end"
+        turn.apply(1, "end")
+        assert turn.is_over and turn.outcome.winners == (1,)

@@ -10,7 +10,9 @@ action once (no look-ahead) and plays the best, ties broken at random:
 * **attack** when the expected exchange is good: the defender's rank is known, or spread over
   the ranks of its suit the seat has not seen; taking or defending a throne weighs most;
 * **advance** toward the enemy thrones, step onto an empty enemy throne, and do not leave your
-  own thrones bare;
+  own thrones bare; once a card has held an enemy throne since your last turn, end the turn
+  with it there (that wins it, MB-20): never inspect it (an even card inspected must move) or
+  move it off;
 * **abilities**, once the moves worth making are made (an ability ends the movement): free
   prisoners (Diplomat), raise the dead (Bishop), restore your own unmasked Assassin or Joker
   (Priest), spy on enemies near your thrones (Spy), deliver a strong card onto an intruder on
@@ -73,6 +75,7 @@ class _Reader:
             for sq in s["thrones"]
         }
         self.attacked = {p["to"] for p in view["pending"]}
+        self.holds = self._holds(view)
         self.unseen = self._unseen_by_suit()
         self._distances: dict[str, float] = {}
 
@@ -88,6 +91,22 @@ class _Reader:
 
     def is_mine(self, card: dict[str, Any]) -> bool:
         return card["side"] in self.mine
+
+    def _holds(self, view: dict[str, Any]) -> set[str]:
+        """The enemy thrones where a card of ours has stood since our last turn, its side's
+        thrones still free of that side's cards: ending the turn so wins (MB-20) or conquers."""
+        sides = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
+        holds: set[str] = set()
+        for side in self.sides:
+            if side["side"] not in sides:
+                continue
+            cards = [self.board.get(sq) for sq in side["thrones"]]
+            if any(c is not None and c["side"] == side["side"] for c in cards):
+                continue
+            holds |= {
+                sq for sq, c in zip(side["thrones"], cards, strict=True) if c and self.is_mine(c)
+            }
+        return holds
 
     def _unseen_by_suit(self) -> dict[str, list[int]]:
         """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one)."""
@@ -187,6 +206,8 @@ def _move_score(r: _Reader, src: str, dst: str) -> float:
     target = r.card(dst) if dst != "ball" else None
     if target is not None and not r.is_mine(target):
         return _attack_score(r, card, dst, target)
+    if src in r.holds:
+        return -HOLD_WINS  # it would give up a throne held long enough to win it
     score = 0.6 * (r.distance(src if src != "ball" else "ball0") - r.distance(dst))
     if dst in r.enemy_thrones:
         score += 6.0
@@ -232,6 +253,8 @@ def _inspect_score(r: _Reader, place: str) -> float:
             score += 4.0
     if place in r.my_thrones:
         score -= 0.5
+    if place in r.holds:
+        score -= HOLD_WINS  # an inspected card may have to move off the throne it holds
     return score
 
 
@@ -304,9 +327,13 @@ def _score(r: _Reader, action: Action) -> float:
         return -5.0  # prisoners are the enemy's cards: never give them back
     if verb == "liberate":
         return -1.0
+    if verb == "end" and r.holds:
+        return HOLD_WINS  # the hold survived their turn: ending ours now wins the throne
     return 0.0  # end, pass
 
 
+# Ending the turn while a card holds an enemy throne since our last turn (MB-20): it wins.
+HOLD_WINS = 20.0
 # At a position that came round before (view "repeats"), a move worth this much less than the
 # best, per earlier time, up to the most, is played instead, to leave the loop.
 LOOP_SLACK = 1.0
