@@ -105,6 +105,7 @@ class Tally:
     errors: int = 0
     lost: int = 0
     games: int = 0  # games played to their end
+    updates: int = 0  # game messages (syncs and updates) received while measuring
     error_samples: list[str] = field(default_factory=list)
     cpu_seconds: float = 0.0  # this process's CPU time while measuring
     wall_seconds: float = 0.0
@@ -211,6 +212,8 @@ class Seat(asyncio.Protocol):
             return
         if kind not in ("sync", "update"):
             return  # table status and chat messages
+        if time.monotonic() >= self.tally.measuring_from:
+            self.tally.updates += 1
         if accepted and self.sent_at is not None:
             self.tally.acknowledged(self.sent_at)
             self.sent_at = None
@@ -528,6 +531,9 @@ def summarise(
         "moves": moves,
         "moves_per_second": round(moves / seconds, 1),
         "games_finished": sum(t["games"] for t in tallies),
+        # What every connection of the tables received: 5 a move if every seat hears of
+        # every move (fewer with `Settings.update_delay`).
+        "updates_per_move": round(sum(t["updates"] for t in tallies) / moves, 2) if moves else None,
         "latency_ms": {
             "p50": round(percentile(ms, 0.50), 2),
             "p95": round(percentile(ms, 0.95), 2),
@@ -557,7 +563,8 @@ def report(result: dict[str, Any]) -> str:
             f"{result['generator_processes']} generator process(es), "
             f"{result['seconds']} s measured",
             f"moves/s   {result['moves_per_second']}  ({result['moves']} moves, "
-            f"{result['games_finished']} games finished)",
+            f"{result['games_finished']} games finished, "
+            f"{result['updates_per_move']} updates received a move)",
             f"latency   p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
             f"max {lat['max']} ms",
             f"errors    {result['errors']}  connections lost {result['connections_lost']}"
