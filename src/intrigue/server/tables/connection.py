@@ -128,6 +128,8 @@ class Client:
             return
         if self.owed is not None:  # the update it is owed comes first
             self.owed()
+            if self.closed:
+                return  # dropped while sending it (it did not read): nothing more goes out
         if self.queue.qsize() >= self.max_queued or self._stalled():
             log.warning("dropping a client that does not read its messages")
             self.dropped = True
