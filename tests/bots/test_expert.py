@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -96,3 +97,30 @@ def test_the_hidden_units_change_the_value() -> None:
 def test_a_game_without_weights_plays_as_hard() -> None:
     assert shipped_model("masquerade-murder") is None
     assert ExpertBot().hooks("masquerade-murder") is search_hooks("masquerade-murder")
+
+
+def test_scale_sharpens_hards_evaluation_by_its_factor() -> None:
+    """``expert:scale=2`` with no trained weights doubles the logits of `hard`'s evaluation."""
+    module = feature_module("project-assassination")
+    evaluate = make_bot("expert:scale=2").hooks("project-assassination").evaluate
+    w = np.asarray(module.WEIGHTS)
+    for state in positions("project-assassination", 4, 2)[::9]:
+        z = [2 * w @ np.asarray(module.features(state, s)) for s in (0, 1)]
+        expected = 0.5 * (np.tanh(z[0] / 2) - np.tanh(z[1] / 2))
+        assert evaluate(state) == pytest.approx([expected, -expected])
+
+
+def test_weights_file_is_loaded_from_the_setting(tmp_path: Any) -> None:
+    module = feature_module("project-assassination")
+    model = ValueModel.linear([2 * w for w in module.WEIGHTS])
+    path = tmp_path / "candidate.json"
+    path.write_text(json.dumps({"model": model.to_json()}))
+    from_file = make_bot(f"expert:weights={path}").hooks("project-assassination").evaluate
+    doubled = ExpertBot(scale=2).hooks("project-assassination").evaluate
+    for state in positions("project-assassination", 4, 2)[::9]:
+        assert from_file(state) == pytest.approx(doubled(state))
+
+
+def test_scale_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="scale"):
+        ExpertBot(scale=0)

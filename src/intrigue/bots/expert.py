@@ -115,17 +115,42 @@ def model_evaluation(model: ValueModel, features: Any) -> Any:
     return evaluate
 
 
+def load_model(path: str | Path) -> ValueModel:
+    """The model of a weights file written by ``bench/train_expert.py``."""
+    return ValueModel.from_json(json.loads(Path(path).read_text())["model"])
+
+
+def scaled(model: ValueModel, scale: float) -> ValueModel:
+    """``model`` with every logit multiplied by ``scale`` (> 1: sharper values)."""
+    return ValueModel(
+        model.w * scale, model.hidden, model.shift, model.out * scale, model.bias * scale
+    )
+
+
 class ExpertBot(ISMCTSBot):
     """`hard`'s search (same settings and budget) with the trained evaluation of the game.
 
-    ``model`` overrides the shipped weights (training compares candidates this way).
+    ``model`` overrides the shipped weights (training compares candidates this way), as does
+    ``weights``, the path of a weights file (``expert:weights=/tmp/candidate.json``).
+    ``scale`` multiplies the evaluation's logits (``expert:scale=2``: sharper values; with no
+    trained model it scales `hard`'s own evaluation).
     """
 
     name = "expert"
 
-    def __init__(self, *args: Any, model: ValueModel | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        model: ValueModel | None = None,
+        weights: str | None = None,
+        scale: float = 1.0,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.model = model
+        if not scale > 0:
+            raise ValueError(f"scale must be above 0, not {scale!r}")
+        self.model = load_model(weights) if model is None and weights else model
+        self.scale = float(scale)
 
     def __repr__(self) -> str:
         return "Expert" + super().__repr__()
@@ -134,6 +159,12 @@ class ExpertBot(ISMCTSBot):
         base = search_hooks(game_id)
         model = self.model if self.model is not None else shipped_model(game_id)
         module = feature_module(game_id)
-        if model is None or module is None or base.evaluate is None:
+        if module is None or base.evaluate is None:
             return base
+        if model is None:
+            if self.scale == 1.0:
+                return base
+            model = ValueModel.linear(module.WEIGHTS)
+        if self.scale != 1.0:
+            model = scaled(model, self.scale)
         return replace(base, evaluate=model_evaluation(model, module.features))
