@@ -95,3 +95,15 @@ def test_balance_studies_from_the_command_line(tmp_path, capsys):
     ):
         assert main([*base, *bad, "--out", str(tmp_path / "bad")]) == 2, bad
         assert capsys.readouterr().err
+
+
+def test_the_default_cap_grows_with_the_players(tmp_path, capsys):
+    """100 turns a player: a four-player ball needs about twice a two-player one's turns
+    (docs/games/masquerade-ball.md), so one cap of 200 cut off a third of them."""
+    out = tmp_path / "ball4"
+    argv = ["balance", "masquerade-ball", "--games", "1", "--players", "4", "--bots", "random"]
+    assert main([*argv, "--workers", "1", "--eval-games", "0", "--out", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["config"]["options"]["max_turns"] == "400"
+    game = json.loads((out / "games.jsonl").read_text().splitlines()[0])
+    assert game["turns"] <= 400

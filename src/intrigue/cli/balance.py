@@ -178,7 +178,7 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
     """Check the command line (bots, options, counts) and build the run's configuration."""
     from intrigue.lab.balance import BalanceConfig
 
-    from .main import DEFAULT_ARENA_MAX_TURNS, UsageError, parse_options
+    from .main import UsageError, default_max_turns, parse_options
 
     game = intrigue.load(args.game)
     plugins = _plugins(args.bot_plugin)
@@ -192,10 +192,10 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
     if args.eval_games < 0 or args.eval_points < 1:
         raise UsageError("--eval-games must be at least 0 and --eval-points at least 1")
     options: dict[str, Any] = parse_options(args.option)
+    players = args.players if args.players is not None else game.player_counts[0]
     # Bots always play with a length cap (RULINGS §0), unless the user chose one.
     if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = str(DEFAULT_ARENA_MAX_TURNS.get(args.game, 200))
-    players = args.players if args.players is not None else game.player_counts[0]
+        options["max_turns"] = default_max_turns(game, players)
     config = BalanceConfig(
         game=args.game,
         games=args.games,

@@ -52,7 +52,7 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
     from intrigue.lab.ladder import LadderSpec, run_ladder
 
     from .balance import _bots
-    from .main import DEFAULT_ARENA_MAX_TURNS, UsageError, parse_options
+    from .main import UsageError, default_max_turns, parse_options
 
     bots = _bots(args.bots)
     if len(set(bots)) < 2 or len(set(bots)) != len(bots):
@@ -68,7 +68,7 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
         raise UsageError(f"--players: {game.name} is played by {counts} players")
     options: dict[str, Any] = parse_options(args.option)
     if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = str(DEFAULT_ARENA_MAX_TURNS.get(args.game, 200))
+        options["max_turns"] = default_max_turns(game, players)
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {', '.join(bots)}", total=None)

@@ -17,7 +17,7 @@ from rich.text import Text
 
 import intrigue
 from intrigue.bots import UnknownBot, bot_names, make_bot
-from intrigue.engine import IntrigueError, State
+from intrigue.engine import Game, IntrigueError, State
 
 from .balance import add_balance_parser, balance_command
 from .ladder import add_ladder_parser, ladder_command
@@ -28,6 +28,18 @@ from .replay import ReplayError, replay_file
 USAGE_ERROR = 2
 # The cap the arena applies when none is given (RULINGS MM-20 recommends 15 nights).
 DEFAULT_ARENA_MAX_TURNS = {"masquerade-murder": 15}
+# Elsewhere bots play at most this many turns per player: a game's turns are every side's (the
+# Masquerade Ball's natural length grows with the players: four `medium` players need a median
+# of 177 turns, docs/games/masquerade-ball.md), so one cap for every player count cut off a
+# third of four-player balls.
+TURNS_PER_PLAYER = 100
+
+
+def default_max_turns(game: Game, players: int | None) -> str:
+    """The length cap bots play with when the user chose none (RULINGS §0)."""
+    if game.id in DEFAULT_ARENA_MAX_TURNS:
+        return str(DEFAULT_ARENA_MAX_TURNS[game.id])
+    return str(TURNS_PER_PLAYER * (players if players is not None else game.player_counts[0]))
 
 
 class UsageError(Exception):
@@ -242,7 +254,7 @@ def cmd_arena(console: Console, args: argparse.Namespace) -> int:
     # Bots always play with a length cap (RULINGS §0), unless the user chose one.
     game = intrigue.load(args.game)
     if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = str(DEFAULT_ARENA_MAX_TURNS.get(args.game, 200))
+        options["max_turns"] = default_max_turns(game, args.players)
     arena_command(
         console, args.game, names, args.games, args.seed, args.players, options, args.json
     )
