@@ -32,7 +32,7 @@ def test_balance_caps_games_by_default_and_names_first_player(tmp_path, capsys):
     assert main([*argv, "--out", str(out)]) == 0
     assert "first player wins" in capsys.readouterr().out
     report = json.loads((out / "report.json").read_text())
-    assert report["config"]["options"]["max_turns"] == "200"
+    assert report["config"]["options"]["max_turns"] == "300"
 
 
 def test_balance_command_rejects_bad_input(tmp_path, capsys):
@@ -98,12 +98,14 @@ def test_balance_studies_from_the_command_line(tmp_path, capsys):
 
 
 def test_the_default_cap_grows_with_the_players(tmp_path, capsys):
-    """100 turns a player: a four-player ball needs about twice a two-player one's turns
+    """150 turns a player: a four-player ball needs about twice a two-player one's turns
     (docs/games/masquerade-ball.md), so one cap of 200 cut off a third of them."""
     out = tmp_path / "ball4"
     argv = ["balance", "masquerade-ball", "--games", "1", "--players", "4", "--bots", "random"]
+    argv += ["--vs-players", "2"]
     assert main([*argv, "--workers", "1", "--eval-games", "0", "--out", str(out)]) == 0
     report = json.loads((out / "report.json").read_text())
-    assert report["config"]["options"]["max_turns"] == "400"
+    assert report["config"]["options"]["max_turns"] == "600"
+    assert report["config"]["vs_options"]["max_turns"] == "300"  # the two-player rule set's
     game = json.loads((out / "games.jsonl").read_text().splitlines()[0])
-    assert game["turns"] <= 400
+    assert game["turns"] <= 600

@@ -192,10 +192,14 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
     if args.eval_games < 0 or args.eval_points < 1:
         raise UsageError("--eval-games must be at least 0 and --eval-points at least 1")
     options: dict[str, Any] = parse_options(args.option)
+    vs_options: dict[str, Any] = parse_options(args.vs_option)
     players = args.players if args.players is not None else game.player_counts[0]
-    # Bots always play with a length cap (RULINGS §0), unless the user chose one.
+    # Bots always play with a length cap (RULINGS §0), unless the user chose one; it grows with
+    # the players, so a --vs-players rule set gets its own.
     if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
         options["max_turns"] = default_max_turns(game, players)
+        if args.vs_players is not None and "max_turns" not in vs_options:
+            vs_options["max_turns"] = default_max_turns(game, args.vs_players)
     config = BalanceConfig(
         game=args.game,
         games=args.games,
@@ -203,7 +207,7 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
         players=players,
         options=options,
         seed=args.seed,
-        vs_options=parse_options(args.vs_option),
+        vs_options=vs_options,
         vs_players=args.vs_players,
         plugins=plugins,
         sweep=_sweep(args.sweep),

@@ -28,11 +28,12 @@ from .replay import ReplayError, replay_file
 USAGE_ERROR = 2
 # The cap the arena applies when none is given (RULINGS MM-20 recommends 15 nights).
 DEFAULT_ARENA_MAX_TURNS = {"masquerade-murder": 15}
-# Elsewhere bots play at most this many turns per player: a game's turns are every side's (the
-# Masquerade Ball's natural length grows with the players: four `medium` players need a median
-# of 177 turns, docs/games/masquerade-ball.md), so one cap for every player count cut off a
-# third of four-player balls.
-TURNS_PER_PLAYER = 100
+# Elsewhere bots play at most this many turns per player: a game's turns are every side's, and
+# the Masquerade Ball's natural length grows with the players (`medium` balls: a median of 124
+# turns with three players, 179 with four, 1% longer than 322 and 441; docs/games/
+# masquerade-ball.md), so one cap of 200 for every player count cut off a third of four-player
+# balls, and 100 a player still 1-2% of them.
+TURNS_PER_PLAYER = 150
 
 
 def default_max_turns(game: Game, players: int | None) -> str:
