@@ -35,6 +35,9 @@ def test_every_pair_plays_the_same_seeds():
     for task in tasks:
         by_pair.setdefault(task.variant, []).append(task.seed)
     assert by_pair == {"x vs y": [10, 11, 12], "x vs z": [10, 11, 12], "y vs z": [10, 11, 12]}
+    # deal by deal: a ladder stopped after any number of games is balanced between the pairs
+    assert [task.variant for task in tasks[:3]] == ["x vs y", "x vs z", "y vs z"]
+    assert [task.seed for task in tasks] == [10, 10, 10, 11, 11, 11, 12, 12, 12]
 
 
 def test_a_game_goes_to_the_bot_whose_seats_did_better_on_average():

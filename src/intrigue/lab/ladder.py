@@ -59,7 +59,9 @@ class LadderSpec:
 
 
 def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
-    """Every game of the round robin: ``games`` per pair of distinct bots."""
+    """Every game of the round robin: ``games`` per pair of distinct bots, deal by deal (game
+    0 of every pair, then game 1, ...), so that a ladder stopped early holds about as many
+    games of every pair, and ``--resume`` plays the rest."""
     return [
         GameTask(
             spec.game,
@@ -70,8 +72,8 @@ def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
             seat_bots(pair, spec.players, index),
             dict(spec.options),
         )
-        for pair in combinations(spec.bots, 2)
         for index in range(spec.games)
+        for pair in combinations(spec.bots, 2)
     ]
 
 
