@@ -109,3 +109,13 @@ def test_the_default_cap_grows_with_the_players(tmp_path, capsys):
     assert report["config"]["vs_options"]["max_turns"] == "300"  # the two-player rule set's
     game = json.loads((out / "games.jsonl").read_text().splitlines()[0])
     assert game["turns"] <= 600
+
+
+def test_default_caps_of_arena_balance_and_ladder():
+    import intrigue
+    from intrigue.cli.main import default_max_turns
+
+    ball = intrigue.load("masquerade-ball")
+    assert [default_max_turns(ball, n) for n in (2, 3, 4)] == ["300", "450", "600"]
+    assert default_max_turns(ball, None) == "300"  # the fewest players
+    assert default_max_turns(intrigue.load("masquerade-murder"), 5) == "15"  # nights
