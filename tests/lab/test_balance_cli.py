@@ -2,7 +2,8 @@
 
 import json
 
-from intrigue.cli.main import main
+import intrigue
+from intrigue.cli.main import default_max_turns, main
 
 
 def test_balance_command_prints_tables_and_writes_the_report(tmp_path, capsys):
@@ -112,9 +113,6 @@ def test_the_default_cap_grows_with_the_players(tmp_path, capsys):
 
 
 def test_default_caps_of_arena_balance_and_ladder():
-    import intrigue
-    from intrigue.cli.main import default_max_turns
-
     ball = intrigue.load("masquerade-ball")
     assert [default_max_turns(ball, n) for n in (2, 3, 4)] == ["300", "450", "600"]
     assert default_max_turns(ball, None) == "300"  # the fewest players
