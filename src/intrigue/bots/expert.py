@@ -91,13 +91,16 @@ def weights_path(game_id: str) -> Path:
     return WEIGHTS_DIR / f"{game_id}.json"
 
 
+def load_model(path: str | Path) -> ValueModel:
+    """The model of a weights file written by ``bench/train_expert.py``."""
+    return ValueModel.from_json(json.loads(Path(path).read_text())["model"])
+
+
 @functools.cache
 def shipped_model(game_id: str) -> ValueModel | None:
     """The trained model shipped for ``game_id``, or None when there is none."""
     path = weights_path(game_id)
-    if not path.exists():
-        return None
-    return ValueModel.from_json(json.loads(path.read_text())["model"])
+    return load_model(path) if path.exists() else None
 
 
 def model_evaluation(model: ValueModel, features: Any) -> Any:
@@ -113,11 +116,6 @@ def model_evaluation(model: ValueModel, features: Any) -> Any:
         return values.tolist()
 
     return evaluate
-
-
-def load_model(path: str | Path) -> ValueModel:
-    """The model of a weights file written by ``bench/train_expert.py``."""
-    return ValueModel.from_json(json.loads(Path(path).read_text())["model"])
 
 
 def scaled(model: ValueModel, scale: float) -> ValueModel:
@@ -161,10 +159,9 @@ class ExpertBot(ISMCTSBot):
         module = feature_module(game_id)
         if module is None or base.evaluate is None:
             return base
+        if self.scale != 1.0:  # scales the trained model, else `hard`'s own weights
+            start = model if model is not None else ValueModel.linear(module.WEIGHTS)
+            model = scaled(start, self.scale)
         if model is None:
-            if self.scale == 1.0:
-                return base
-            model = ValueModel.linear(module.WEIGHTS)
-        if self.scale != 1.0:
-            model = scaled(model, self.scale)
+            return base
         return replace(base, evaluate=model_evaluation(model, module.features))

@@ -178,7 +178,7 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
     """Check the command line (bots, options, counts) and build the run's configuration."""
     from intrigue.lab.balance import BalanceConfig
 
-    from .main import UsageError, default_max_turns, parse_options
+    from .main import UsageError, add_default_cap, parse_options
 
     game = intrigue.load(args.game)
     plugins = _plugins(args.bot_plugin)
@@ -196,10 +196,8 @@ def config_from_args(args: argparse.Namespace) -> BalanceConfig:
     players = args.players if args.players is not None else game.player_counts[0]
     # Bots always play with a length cap (RULINGS §0), unless the user chose one; it grows with
     # the players, so a --vs-players rule set gets its own.
-    if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = default_max_turns(game, players)
-        if args.vs_players is not None and "max_turns" not in vs_options:
-            vs_options["max_turns"] = default_max_turns(game, args.vs_players)
+    if add_default_cap(options, game, players) and args.vs_players is not None:
+        add_default_cap(vs_options, game, args.vs_players)
     config = BalanceConfig(
         game=args.game,
         games=args.games,

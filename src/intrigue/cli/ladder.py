@@ -52,7 +52,7 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
     from intrigue.lab.ladder import LadderSpec, run_ladder
 
     from .balance import _bots
-    from .main import UsageError, default_max_turns, parse_options
+    from .main import UsageError, add_default_cap, parse_options
 
     bots = _bots(args.bots)
     if len(set(bots)) < 2 or len(set(bots)) != len(bots):
@@ -67,8 +67,7 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
         counts = ", ".join(map(str, game.player_counts))
         raise UsageError(f"--players: {game.name} is played by {counts} players")
     options: dict[str, Any] = parse_options(args.option)
-    if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = default_max_turns(game, players)
+    add_default_cap(options, game, players)
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {', '.join(bots)}", total=None)

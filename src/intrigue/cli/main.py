@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -41,6 +42,15 @@ def default_max_turns(game: Game, players: int | None) -> str:
     if game.id in DEFAULT_ARENA_MAX_TURNS:
         return str(DEFAULT_ARENA_MAX_TURNS[game.id])
     return str(TURNS_PER_PLAYER * (players if players is not None else game.player_counts[0]))
+
+
+def add_default_cap(options: dict[str, Any], game: Game, players: int | None) -> bool:
+    """Give bots a length cap (RULINGS §0) unless the user chose one or the game has none;
+    whether one was added."""
+    if "max_turns" in options or not any(o.name == "max_turns" for o in game.options):
+        return False
+    options["max_turns"] = default_max_turns(game, players)
+    return True
 
 
 class UsageError(Exception):
@@ -254,8 +264,7 @@ def cmd_arena(console: Console, args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     # Bots always play with a length cap (RULINGS §0), unless the user chose one.
     game = intrigue.load(args.game)
-    if "max_turns" not in options and any(o.name == "max_turns" for o in game.options):
-        options["max_turns"] = default_max_turns(game, args.players)
+    add_default_cap(options, game, args.players)
     arena_command(
         console, args.game, names, args.games, args.seed, args.players, options, args.json
     )
