@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -188,24 +190,50 @@ def test_places_enemies_in_the_rivals_way():
     assert dist(cell, rival) < dist(cell, me)
 
 
+def turn_views(seeds: range, max_turns: int, guided: float) -> Iterator[dict[str, Any]]:
+    """The mover's view at every turn-phase position of seeded games in which the heuristic
+    plays a ``guided`` share of the moves and random moves the rest."""
+    for seed in seeds:
+        state = GAME.new(players=2, seed=seed, max_turns=max_turns)
+        rng = random.Random(seed)
+        while not state.is_over:
+            (seat,) = state.to_move
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if view["phase"] == "turn":
+                yield view
+            guide = rng.random() < guided
+            state.apply(seat, choose(view, legal, Rng(seed)) if guide else rng.choice(legal))
+
+
 def test_prospects_of_every_square_match_one_search_per_square():
     """The backward search from the goals gives each square the prospects a forward search
     from that square gives (the point ends a way, never passes one on)."""
     from intrigue.bots.heuristics.project_assassination import Table
 
     compared = 0
-    for seed in range(4):
-        state = GAME.new(players=2, seed=seed, max_turns=30)
-        rng = random.Random(seed)
-        while not state.is_over:
-            (seat,) = state.to_move
-            view, legal = state.view(seat), state.legal_actions(seat)
-            if view["phase"] == "turn":
-                table = Table(view)
-                goals = table.goals()
-                everywhere = table.prospects_everywhere(goals)
-                for cell in range(49):
-                    assert everywhere[cell] == pytest.approx(table.prospects(cell, goals), abs=1e-9)
-                    compared += 1
-            state.apply(seat, rng.choice(legal))
+    for view in turn_views(range(4), 30, guided=0.0):
+        table = Table(view)
+        goals = table.goals()
+        everywhere = table.prospects_everywhere(goals)
+        for cell in range(49):
+            assert everywhere[cell] == pytest.approx(table.prospects(cell, goals), abs=1e-9)
+            compared += 1
     assert compared > 1000
+
+
+def test_a_remembered_plan_is_the_plan_made_afresh():
+    """`Table.plan` remembers goals and prospects by the board they read; every plan it
+    hands out, remembered or not, equals one made afresh from the view (the key misses
+    nothing the plan depends on), over games in which most plans are remembered ones."""
+    from intrigue.bots.heuristics import project_assassination as heuristic
+
+    heuristic._PLANS.clear()
+    asked = 0
+    for view in turn_views(range(30), 60, guided=0.7):
+        goals, potentials = heuristic.Table(view).plan()
+        fresh = heuristic.Table(view)
+        assert goals == fresh.goals()
+        assert potentials == fresh.potentials(goals)
+        asked += 1
+    assert asked > 1200
+    assert len(heuristic._PLANS) < asked - 300  # many plans came from memory

@@ -43,6 +43,7 @@ from intrigue.games.project_assassination.board import (
     WIN_VP,
     manhattan,
 )
+from intrigue.games.project_assassination.explain import essentials
 
 from ..base import RandomSource
 from .valuation import win_value
@@ -187,6 +188,43 @@ class Table:
         return worth * (1.0 if damage >= e["hp"] else 0.5)
 
     # -- goals and paths ----------------------------------------------------------------------
+    def plan(self) -> tuple[dict[int, float], list[float]]:
+        """`goals` and the `potentials` of them, remembered for the board they read:
+        a turn's steps and a search's rollouts meet the same board again and again, and the
+        two are most of a move's cost (both are read, never changed, by their callers)."""
+        key = self.plan_key()
+        known = _PLANS.get(key)
+        if known is None:
+            goals = self.goals()
+            known = (goals, self.potentials(goals))
+            if len(_PLANS) >= PLAN_MEMORY:
+                _PLANS.clear()
+            _PLANS[key] = known
+        return known
+
+    def plan_key(self) -> tuple[Any, ...]:
+        """Everything of the view that `goals`, `steps` and `prospects_everywhere` read (not
+        the mover's own square: a plan is the same from every square)."""
+        my, their = self.my, self.their
+        return (
+            self.my_point,
+            self.hp,
+            my["ambushed"],
+            my["boots"],
+            tuple(my["point_cards"]),
+            tuple((w["kind"], w["muzzle"], w["sight"]) for w in my["weapons"] if w is not None),
+            tuple(my["pistol"][k] for k in ("usable", "kind", "muzzle", "sight")),
+            self.rival_pos,
+            self.rival_point,
+            their["hp"],
+            tuple(self.view["obstacles"]),
+            tuple(
+                (e["cell"], e["kind"], e["hp"], e["paralysed"], e["caged"])
+                for e in self.view["enemies"]
+            ),
+            tuple(self.view["loose"].items()),
+        )
+
     def goals(self) -> dict[int, float]:
         """Squares worth reaching, with their value."""
         goals: dict[int, float] = {}
@@ -307,11 +345,16 @@ class Table:
         )
 
     def prospects_everywhere(self, goals: dict[int, float]) -> list[float]:
-        """`prospects` of every square at once: one search backwards from all the goals.
+        """`prospects` of every square at once (`worth` of each of the `potentials`)."""
+        return [worth(p) for p in self.potentials(goals)]
+
+    def potentials(self, goals: dict[int, float]) -> list[float]:
+        """Per square, the exponent of its prospects (`worth`): one search backwards from
+        all the goals.
 
         ``value * DISCOUNT ** cost`` is largest where ``cost + log(value) / log(DISCOUNT)`` is
         smallest, so each goal starts with that offset and the search runs the steps in
-        reverse. Rounded so that equal prospects reached by different sums stay equal."""
+        reverse."""
         potential = [math.inf] * CELLS
         todo = []
         for g, value in goals.items():
@@ -336,7 +379,19 @@ class Table:
                     if total < potential[prev] and prev != point:
                         potential[prev] = total
                         heapq.heappush(todo, (total, prev))
-        return [0.0 if p == math.inf else round(DISCOUNT**p, 12) for p in potential]
+        return potential
+
+
+# Plans (`Table.plan`) by the board they were made for; cleared when full. A plan depends on
+# its key alone, so remembering one never changes a decision.
+PLAN_MEMORY = 4096
+_PLANS: dict[tuple[Any, ...], tuple[dict[int, float], list[float]]] = {}
+
+
+def worth(potential: float) -> float:
+    """The prospects of a square from its potential (`Table.potentials`); rounded so that
+    equal prospects reached by different sums stay equal."""
+    return 0.0 if potential == math.inf else round(DISCOUNT**potential, 12)
 
 
 def _dx(a: int, b: int) -> int:
@@ -366,6 +421,13 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
     return _turn(table, legal_actions, rng)
 
 
+def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
+    """`choose` for ``seat`` in a determinization, from the parts of the view it reads (the
+    game's `essentials`: every seat sees the same), which saves building the rest of the
+    view on every move of a rollout."""
+    return choose({"seat": seat, **essentials(state)}, legal, rng)
+
+
 def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:
     by_verb: dict[str, list[Action]] = {}
     for action in legal:
@@ -382,16 +444,15 @@ def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:
         return shot
     moves = by_verb.get("move", [])
     if moves:
-        goals = table.goals()
-        prospects = table.prospects_everywhere(goals)
-        here = prospects[table.pos]
+        goals, potentials = table.plan()
+        here = worth(potentials[table.pos])
         scored = []
         for move in moves:
             cell = CELL[move.args[0]]
             to = table.arrive(cell)
             damage = table.danger(to)
             score = goals.get(cell, 0.0) if cell == table.my_point else 0.0
-            score += prospects[to] - table.penalty(damage)
+            score += worth(potentials[to]) - table.penalty(damage)
             scored.append((score, rng.random(), move))
         score, _, move = max(scored, key=lambda s: (s[0], s[1]))
         if score > here + 0.01:

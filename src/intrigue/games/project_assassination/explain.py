@@ -40,53 +40,20 @@ PROMPTS = {
 
 
 def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
-    players = []
-    for s in (0, 1):
-        pistol = state.pistol[s]
-        number = state.number[s]
-        players.append(
-            {
-                "seat": s,
-                "number": number,
-                "cell": NAMES[state.pos[s]],
-                "spawn": NAMES[SPAWN[number]],  # `state.spawn(s)`, `state.point(s)`
-                "point": NAMES[POINT[number]],
-                "hp": state.hp[s],
-                "vp": state.vp[s],
-                "weapons": [
-                    None if w is None else w.to_json() for w in state.slots[2 * s : 2 * s + 2]
-                ],
-                "pistol": {**pistol.to_json(), "usable": state.slots[2 * s + 1] is None},
-                "boots": state.boots[s],
-                "reserve": list(state.reserve[s]),
-                "point_cards": list(state.points[s]),
-                "ambushed": state.ambushed[s],
-                "loses_next_turn": state.skip[s],
-            }
-        )
+    core = essentials(state)
     view = {
         "round": state.round,
         "turns": state.turns,
-        "phase": state.phase,
+        "phase": core["phase"],
         "max_turns": state.options["max_turns"],
         "first": state.first,
         "current": state.current if state.phase != "over" else None,
-        "obstacles": list(compress(NAMES, state.obst)),
-        "enemies": [
-            {
-                "cell": NAMES[c],
-                "kind": e.kind,
-                "hp": e.hp,
-                "max_hp": ENEMY_STATS[e.kind].hp,
-                "paralysed": e.paralysed_by != -1,
-                "caged": e.caged_by != -1,
-            }
-            for c, e in sorted(state.enemies.items())
-        ],
-        "loose": {NAMES[c]: card for c, card in sorted(state.loose.items())},
-        "players": players,
+        "obstacles": core["obstacles"],
+        "enemies": core["enemies"],
+        "loose": core["loose"],
+        "players": core["players"],
         "turn": _turn_view(state),
-        "prompt": _prompt_view(state),
+        "prompt": core["prompt"],
         "placement": None
         if state.drawn_enemy is None
         else {"placer": state.placer, "enemy": state.drawn_enemy},
@@ -107,6 +74,50 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
     if state.phase == "over":  # not `| _final_view(...)`: that copies the view at every step
         view.update(_final_view(state))
     return view
+
+
+def essentials(state: AssassinationState) -> dict[str, Any]:
+    """The parts of the view a player decides on (`view` has them and more): the phase, the
+    board (obstacles, enemies, loose cards), both players and the prompt. The search bot's
+    rollouts read these alone, many times a second, so they are built without the rest."""
+    return {
+        "phase": state.phase,
+        "obstacles": list(compress(NAMES, state.obst)),
+        "enemies": [
+            {
+                "cell": NAMES[c],
+                "kind": e.kind,
+                "hp": e.hp,
+                "max_hp": ENEMY_STATS[e.kind].hp,
+                "paralysed": e.paralysed_by != -1,
+                "caged": e.caged_by != -1,
+            }
+            for c, e in sorted(state.enemies.items())
+        ],
+        "loose": {NAMES[c]: card for c, card in sorted(state.loose.items())},
+        "players": [_player_view(state, s) for s in (0, 1)],
+        "prompt": _prompt_view(state),
+    }
+
+
+def _player_view(state: AssassinationState, s: int) -> dict[str, Any]:
+    number = state.number[s]
+    return {
+        "seat": s,
+        "number": number,
+        "cell": NAMES[state.pos[s]],
+        "spawn": NAMES[SPAWN[number]],  # `state.spawn(s)`, `state.point(s)`
+        "point": NAMES[POINT[number]],
+        "hp": state.hp[s],
+        "vp": state.vp[s],
+        "weapons": [None if w is None else w.to_json() for w in state.slots[2 * s : 2 * s + 2]],
+        "pistol": {**state.pistol[s].to_json(), "usable": state.slots[2 * s + 1] is None},
+        "boots": state.boots[s],
+        "reserve": list(state.reserve[s]),
+        "point_cards": list(state.points[s]),
+        "ambushed": state.ambushed[s],
+        "loses_next_turn": state.skip[s],
+    }
 
 
 def _final_view(state: AssassinationState) -> dict[str, Any]:
