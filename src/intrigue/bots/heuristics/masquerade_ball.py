@@ -68,16 +68,15 @@ class _Reader:
         self.board: dict[str, dict[str, Any]] = view["board"]
         self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
         self.my_thrones = {sq for s in self.sides if s["side"] in self.mine for sq in s["thrones"]}
-        self.enemy_thrones = {
+        self.enemy_thrones = frozenset(
             sq
             for s in self.sides
             if s["side"] not in self.mine and s["controller"] >= 0
             for sq in s["thrones"]
-        }
+        )
         self.attacked = {p["to"] for p in view["pending"]}
         self.holds = self._holds(view)
         self.unseen = self._unseen_by_suit()
-        self._distances: dict[str, float] = {}
 
     def card(self, place: str) -> dict[str, Any] | None:
         if place in self.board:
@@ -135,27 +134,27 @@ class _Reader:
     # -- distances ------------------------------------------------------------------------
     def distance(self, place: str) -> float:
         """How far a square is from the nearest enemy throne (rough, in moves)."""
-        known = self._distances.get(place)
-        if known is None:
-            known = self._distances[place] = self._distance(place)
-        return known
+        return _distance(place, self.enemy_thrones, self.four)
 
-    def _distance(self, place: str) -> float:
-        if not self.enemy_thrones:
-            return 0.0
-        if not self.four:
-            col, row = "abcdef".index(place[0]), int(place[1])
-            return min(
-                max(abs(row - int(t[1])), abs(col - "abcdef".index(t[0])))
-                for t in self.enemy_thrones
-            )
-        if place.startswith("ball"):
-            return 3.0
-        court, col, row = place[0], "abcdef".index(place[1]), int(place[2])
-        targets = [t for t in self.enemy_thrones if t[0] == court]
-        if targets:
-            return min(max(row - 1, abs(col - "abcdef".index(t[1]))) for t in targets)
-        return 3.0 + (4 - row)
+
+@functools.lru_cache(maxsize=16384)
+def _distance(place: str, enemy_thrones: frozenset[str], four: bool) -> float:
+    """`_Reader.distance`, remembered: the enemy thrones change only when a side falls, so
+    the same few squares are asked about again and again in a search."""
+    if not enemy_thrones:
+        return 0.0
+    if not four:
+        col, row = "abcdef".index(place[0]), int(place[1])
+        return min(
+            max(abs(row - int(t[1])), abs(col - "abcdef".index(t[0]))) for t in enemy_thrones
+        )
+    if place.startswith("ball"):
+        return 3.0
+    court, col, row = place[0], "abcdef".index(place[1]), int(place[2])
+    targets = [t for t in enemy_thrones if t[0] == court]
+    if targets:
+        return min(max(row - 1, abs(col - "abcdef".index(t[1]))) for t in targets)
+    return 3.0 + (4 - row)
 
 
 def _value(rank: int | None) -> float:
@@ -358,6 +357,13 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
     if view["repeats"] and view["phase"] == "main" and not _acted(view):
         top = _another_way(scored, best, view["repeats"]) or top
     return top[rng.randrange(len(top))]
+
+
+def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
+    """`choose` for ``seat`` in a determinization, from the parts of its view a decision reads
+    (the game's `essentials`), which saves building the texts of the view on every move of a
+    rollout."""
+    return choose(state.essentials(seat), legal, rng)
 
 
 def _acted(view: dict[str, Any]) -> bool:

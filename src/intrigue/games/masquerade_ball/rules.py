@@ -1438,7 +1438,14 @@ class BallState(State):
             known = [c for c in pile if mask >> c & 1]
         return {"count": len(pile), "known": sorted([RANK_LABELS[rank[c]] for c in known])}
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def essentials(self, seat: int) -> dict[str, Any]:
+        """What a player decides on: `view(seat)` without its texts (names, prompt) and the
+        parts a decision can do without (turn count, cap, placing, obligations, whose cards
+        lie in the graveyards); the same values for the keys it has. The search bot's
+        rollouts read it many times a second, so it is built without the rest."""
+        return {"seat": seat, **self._view(seat, full=False)}
+
+    def _view(self, seat: int | None, full: bool = True) -> dict[str, Any]:
         names = self.geo.names
         squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
         shown = self._card_views([self.board[sq] for sq in squares], seat)
@@ -1447,33 +1454,24 @@ class BallState(State):
         sides = []
         for e in range(self.players):
             mine = seat is not None and self.ctrl[e] == seat
-            sides.append(
-                {
-                    "side": e,
-                    "name": self._side(e),
-                    "suit": self.suits[e],
-                    "controller": self.ctrl[e],
-                    "hand": self._pile_view(self.hand[e], seat, mine),
-                    "prison": self._pile_view(self.prison[e], seat, mine),
-                    "prisoners_of": [self.owner[c] for c in self.prison[e]],
-                    "graveyard": self._pile_view(self.grave[e], seat, mine),
-                    "graveyard_of": [c // CARDS for c in self.grave[e]],
-                    "thrones": [names[sq] for sq in self.geo.thrones[e]],
-                }
-            )
-        placing = None
-        if self.phase == PLACE:
-            cid, kind = self.placing
-            placing = {
-                "how": kind,
-                "rank": RANK_LABELS[self.rank[cid]] if seat == self.seat else None,
+            side = {
+                "side": e,
+                "suit": self.suits[e],
+                "controller": self.ctrl[e],
+                "hand": self._pile_view(self.hand[e], seat, mine),
+                "prison": self._pile_view(self.prison[e], seat, mine),
+                "prisoners_of": [self.owner[c] for c in self.prison[e]],
+                "graveyard": self._pile_view(self.grave[e], seat, mine),
+                "thrones": [names[sq] for sq in self.geo.thrones[e]],
             }
-        return {
+            if full:
+                side["name"] = self._side(e)
+                side["graveyard_of"] = [c // CARDS for c in self.grave[e]]
+            sides.append(side)
+        view = {
             "players_board": self.players,
             "phase": self.phase,
-            "turn": self.turns if self.phase == OVER else self.turns + 1,
             "side_to_play": self.ent,
-            "max_turns": self.options["max_turns"],
             "board": board,
             "ballroom": self._card_views(self.ball, seat) if self.zone else None,
             "sides": sides,
@@ -1481,13 +1479,8 @@ class BallState(State):
                 {"attacker": attacker, "from": o, "to": self._name_of(d)}
                 for attacker, (_, d, o) in zip(attackers, self.pending, strict=True)
             ],
-            "placing": placing,
             "delivering": None if self.phase != DROP else self._name_of(self.delivering),
             "played": self.played,
-            # Only the mover knows his acting cards: to others, an obligation would tell a rank.
-            "must_move": [self._name_of(c) for c in self._obligations()]
-            if self.phase == MAIN and seat is not None and seat == self.seat
-            else [],
             "holding": [
                 {"seat": k // self.players, "side": k % self.players}
                 for k, held in enumerate(self.holding)
@@ -1501,8 +1494,30 @@ class BallState(State):
                 "seat": self.deciding,
                 "liberate": self.liberable,
             },
-            "prompt": self._prompt(),
             "repeats": self.repeats,
+        }
+        if full:
+            view.update(self._view_texts(seat))
+        return view
+
+    def _view_texts(self, seat: int | None) -> dict[str, Any]:
+        """The parts of the view only people and the full view need (`essentials` lacks)."""
+        placing = None
+        if self.phase == PLACE:
+            cid, kind = self.placing
+            placing = {
+                "how": kind,
+                "rank": RANK_LABELS[self.rank[cid]] if seat == self.seat else None,
+            }
+        return {
+            "turn": self.turns if self.phase == OVER else self.turns + 1,
+            "max_turns": self.options["max_turns"],
+            "placing": placing,
+            # Only the mover knows his acting cards: to others, an obligation would tell a rank.
+            "must_move": [self._name_of(c) for c in self._obligations()]
+            if self.phase == MAIN and seat is not None and seat == self.seat
+            else [],
+            "prompt": self._prompt(),
         }
 
     def _prompt(self) -> str:
