@@ -63,6 +63,11 @@ def _distances() -> tuple[tuple[int, ...], ...]:
 
 
 DIST = _distances()
+# NEAREST[p]: the provinces nearer than FAR to ``p``, ``p`` itself left out, nearest first.
+NEAREST = tuple(
+    tuple(sorted((q for q in range(NP) if q != p and DIST[p][q] < FAR), key=DIST[p].__getitem__))
+    for p in range(NP)
+)
 
 
 class Board:
@@ -129,8 +134,7 @@ class Board:
             if c["mission"] == "scout" and NOBLE_INDEX[c["against"]] != self.noble
         }
         self.targets = self._targets()
-        self._target_set = set(self.targets)
-        self._distance: dict[int, int] = {}
+        self._target_set = frozenset(self.targets)
 
     def mine(self, p: int) -> bool:
         ninja = self.ninja[p]
@@ -166,15 +170,15 @@ class Board:
 
     def distance(self, p: int) -> int:
         """Steps from ``p`` to the nearest target other than ``p`` itself (at most ``FAR``)."""
-        known = self._distance.get(p)
-        if known is None:
-            row = DIST[p]
-            if p in self._target_set:
-                known = min((row[t] for t in self.targets if t != p), default=FAR)
-            else:
-                known = min(map(row.__getitem__, self.targets), default=FAR)
-            self._distance[p] = known
-        return known
+        return _distance(p, self._target_set)
+
+
+def _distance(p: int, targets: frozenset[int]) -> int:
+    """`Board.distance`: the first target met walking out from ``p``, nearest first."""
+    for q in NEAREST[p]:
+        if q in targets:
+            return DIST[p][q]
+    return FAR
 
 
 def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
