@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import intrigue
 from intrigue.bots import make_bot
@@ -137,3 +139,18 @@ def test_it_beats_the_random_bot_clearly() -> None:
     wins = result.by_bot["heuristic"].wins
     assert result.games == 30 and wins >= 21, wins
     assert result.by_bot["heuristic"].to_json()["ci95"][0] > 0.5
+
+
+@given(
+    st.integers(0, 200),
+    st.frozensets(st.integers(0, 200), max_size=30),
+)
+def test_distance_is_the_nearest_other_target(p: int, targets: frozenset[int]) -> None:
+    """Walking out nearest first finds what the minimum over every other target gives
+    (capped at FAR: no target, or none nearer)."""
+    from intrigue.bots.heuristics.shadows_over_japan import DIST, FAR, NP, _distance
+
+    p %= NP
+    targets = frozenset(t % NP for t in targets)
+    expected = min((DIST[p][t] for t in targets if t != p), default=FAR)
+    assert _distance(p, targets) == expected
