@@ -110,9 +110,9 @@ def _choose_seat(
         if swaps:
             return swaps[rng.randrange(len(swaps))]
     # Target not placed yet: take a seat with the most free neighbours, so it can join us.
-    room = {a: sum(1 for n in neighbours[a.args[0]] if n not in taken) for a in places}  # type: ignore[index]
-    most = max(room.values())
-    roomy = [a for a in places if room[a] == most]
+    room = [len(neighbours[a.args[0]] - taken) for a in places]  # type: ignore[index]
+    most = max(room)
+    roomy = [a for a, free in zip(places, room, strict=True) if free == most]
     return roomy[rng.randrange(len(roomy))]
 
 
