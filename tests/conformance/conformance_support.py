@@ -295,11 +295,36 @@ def check_views_are_fresh(state: State) -> None:
         assert_same(state.view(seat), kept, f"view({seat}) after a caller edited one")
         # The server's read-only view (parts kept between calls) says exactly the same.
         assert_same(state.shared_view(seat), kept, f"shared_view({seat}) and view({seat})")
+        if seat is not None:
+            check_essentials(state, seat, kept)
     for seat in state.to_move:
         legal = state.legal_actions(seat)
         kept_legal = list(legal)
         legal.clear()
         assert state.legal_actions(seat) == kept_legal
+
+
+def check_essentials(state: State, seat: int, view: dict[str, Any]) -> None:
+    """`essentials` (what bots' rollouts read) is the seat's view cut down: some of its keys,
+    at any depth, with its values, and nothing else (so it cannot tell more than the view)."""
+    essentials = json.loads(json.dumps(state.essentials(seat)))
+    assert essentials["seat"] == seat
+    assert_cut_down(essentials, view, f"essentials({seat})")
+
+
+def assert_cut_down(part: Any, whole: Any, where: str) -> None:
+    """``part`` is ``whole`` with some dictionary keys left out, at any depth."""
+    if isinstance(part, dict):
+        assert isinstance(whole, dict), f"{where}: a dict where the view has {whole!r}"
+        for key, value in part.items():
+            assert key in whole, f"{where}.{key}: not in the view"
+            assert_cut_down(value, whole[key], f"{where}.{key}")
+    elif isinstance(part, list):
+        assert isinstance(whole, list) and len(part) == len(whole), f"{where}: lists differ"
+        for i, (a, b) in enumerate(zip(part, whole, strict=True)):
+            assert_cut_down(a, b, f"{where}[{i}]")
+    else:
+        assert part == whole, f"{where}: {part!r} where the view has {whole!r}"
 
 
 def check_event_payloads_are_fresh(state: State, since: int = 0) -> None:

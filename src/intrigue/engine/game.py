@@ -300,6 +300,13 @@ class State(ABC):
         it; the conformance suite checks it)."""
         return self._framed(seat, self._shared_view)
 
+    def essentials(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` decides on, for bots that read it many times a second (search
+        rollouts): `view` cut down, that is ``seat`` and some of `view`'s keys at any depth,
+        with `view`'s values and never a key `view` lacks; games may leave out texts and parts
+        no decision needs (default: the whole view). The conformance suite checks it."""
+        return self.view(seat)
+
     def _framed(
         self, seat: int | None, body: Callable[[int | None], dict[str, Any]]
     ) -> dict[str, Any]:

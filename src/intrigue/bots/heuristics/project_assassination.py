@@ -43,7 +43,6 @@ from intrigue.games.project_assassination.board import (
     WIN_VP,
     manhattan,
 )
-from intrigue.games.project_assassination.explain import essentials
 
 from ..base import RandomSource
 from .valuation import win_value
@@ -423,9 +422,9 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
 
 def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
     """`choose` for ``seat`` in a determinization, from the parts of the view it reads (the
-    game's `essentials`: every seat sees the same), which saves building the rest of the
-    view on every move of a rollout."""
-    return choose({"seat": seat, **essentials(state)}, legal, rng)
+    game's `essentials`), which saves building the rest of the view on every move of a
+    rollout."""
+    return choose(state.essentials(seat), legal, rng)
 
 
 def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:

@@ -825,6 +825,11 @@ class AssassinationState(Collecting, Reach, State):
 
         return view(self, seat)
 
+    def essentials(self, seat: int) -> dict[str, Any]:
+        from .explain import essentials
+
+        return {"seat": seat, **essentials(self)}
+
     def _shared_view(self, seat: int | None) -> dict[str, Any]:
         # Every seat sees the same: one view per position, handed to every seat (see
         # `State.shared_view`; OpenSpiel's rl_environment asks both seats after every move).
