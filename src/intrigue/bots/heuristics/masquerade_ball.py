@@ -137,7 +137,7 @@ class _Reader:
         return _distance(place, self.enemy_thrones, self.four)
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=4096)
 def _distance(place: str, enemy_thrones: frozenset[str], four: bool) -> float:
     """`_Reader.distance`, remembered: the enemy thrones change only when a side falls, so
     the same few squares are asked about again and again in a search."""
