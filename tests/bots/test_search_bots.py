@@ -123,6 +123,36 @@ def test_ismcts_with_a_time_budget_still_returns_a_legal_move():
     assert bot.last_iterations >= 1
 
 
+def test_a_capped_search_stops_at_its_cap_after_one_iteration_at_least():
+    """``cap`` ends a search that would run far longer (here a billion iterations, which the
+    test would never see end); the first iteration always runs, so the move is searched."""
+    state = mid_game(6, 3)
+    seat = state.to_move[0]
+    bot = make_bot("hard:iterations=1000000000:cap=0.000000001")
+    assert isinstance(bot, ISMCTSBot) and bot.cap == 1e-9
+    assert bot_move(bot, state, seat, Rng(1)) in state.legal_actions(seat)
+    assert bot.last_iterations == 1
+    uncapped = ISMCTSBot(iterations=12)
+    bot_move(uncapped, state, seat, Rng(1))
+    assert uncapped.last_iterations == 12
+
+
+def test_cap_thinking_caps_searches_only_and_keeps_a_tighter_cap():
+    from intrigue.bots import UnknownBot
+    from intrigue.bots.ismcts import cap_thinking
+
+    searching, tight, medium = make_bot("hard"), make_bot("hard:cap=0.2"), make_bot("medium")
+    for bot in (searching, tight, medium):
+        cap_thinking(bot, 1.0)
+    assert searching.cap == 1.0 and tight.cap == 0.2 and not hasattr(medium, "cap")
+    cap_thinking(expert := make_bot("expert"), 0.5)
+    assert expert.cap == 0.5
+    cap_thinking(unset := make_bot("hard"), 0)
+    assert unset.cap is None
+    with pytest.raises(UnknownBot, match="cap"):
+        make_bot("hard:cap=0")
+
+
 def test_ismcts_needs_a_sampler_for_a_real_choice():
     state = mid_game(1, 0)
     seat = state.to_move[0]

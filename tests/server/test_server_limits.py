@@ -27,8 +27,11 @@ from server_driver import (
     wait_until,
 )
 
+import intrigue
+from intrigue.bots import make_bot
+from intrigue.engine import Rng
 from intrigue.server.config import SERVE_LIMITS, Settings, limits_from_environment
-from intrigue.server.tables.botpool import worker_modules
+from intrigue.server.tables.botpool import BotPool, worker_modules
 from intrigue.server.tables.connection import RateLimiter
 
 BOTS = ["easy"] * 5
@@ -171,6 +174,20 @@ def test_a_table_that_spent_its_thinking_budget_plays_on_cheaply(limited):
     # One search was paid for; every later move was the cheap bot's (not charged).
     assert pool.over_budget(table["id"])
     assert len(pool.worker_pids) == 1 and 0 < pool.spent[table["id"]] < 60
+
+
+def test_the_bot_pool_caps_every_search_it_runs():
+    """``bot_move_seconds`` stops a search bot's decision at the cap: a search of a billion
+    iterations (which would never end) plays its move after the first one."""
+    state = intrigue.load("masquerade-ball").new(2, 5)
+    seat = state.to_move[0]
+    bot = make_bot("hard:iterations=1000000000")
+    pool = BotPool(0, 0, move_seconds=1e-9)
+    action = asyncio.run(pool.move("t", bot, state, seat, Rng(1)))
+    assert action in state.legal_actions(seat)
+    assert bot.last_iterations == 1 and bot.cap == 1e-9
+    assert limits_from_environment({})["bot_move_seconds"] == 1.0  # intrigue serve's default
+    assert Settings().bot_move_seconds == 0  # none in an application built in a test
 
 
 def test_limits_are_set_from_the_environment():

@@ -90,7 +90,10 @@ class _Node:
 
 
 class ISMCTSBot:
-    """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision.
+    """Search over determinizations; ``iterations`` or ``seconds`` bounds each decision, and
+    ``cap`` (seconds of wall clock, unset: none) stops a search early that would take longer:
+    a server's guard for people waiting on a slow or busy machine (a capped decision depends
+    on the machine's speed, so the lab leaves it unset and stays reproducible).
 
     ``epsilon``, ``depth``, ``bias``, ``opponents``, ``margin``, ``reuse``, ``contempt`` and
     ``width`` left unset take the game's defaults (its heuristic module's ``SEARCH``), else
@@ -115,6 +118,7 @@ class ISMCTSBot:
         contempt: float | None = None,
         width: int | None = None,
         rollout_limit: int = 1000,
+        cap: float | None = None,
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
@@ -137,6 +141,9 @@ class ISMCTSBot:
             raise ValueError(f"width must be a whole number of at least 0, not {width!r}")
         self.width = width
         self.rollout_limit = rollout_limit
+        if cap is not None and not cap > 0:
+            raise ValueError(f"cap must be a number of seconds above 0, not {cap!r}")
+        self.cap = cap
         self.last_iterations = 0
         self.last_value: float | None = None
 
@@ -159,6 +166,7 @@ class ISMCTSBot:
             return legal_actions[0]
         if sampler is None:
             raise ValueError("ISMCTS needs a sampler of determinizations for its seat")
+        started = time.perf_counter()
         # The C-coded generator: rollouts draw hundreds of numbers per iteration.
         search_rng = random.Random(rng.randrange(1 << 62))
         search = _Search(self, self.hooks(view["game"]), view["seat"], search_rng)
@@ -167,10 +175,11 @@ class ISMCTSBot:
         if search.margin > 0:
             policy = policy_for(view["game"])
             default = None if policy is None else policy(view, legal_actions, search_rng)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else started + self.seconds
+        cap = math.inf if self.cap is None else started + self.cap
         done, reuse = 0, search.reuse
         sample = None
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        while self._keep_going(done, deadline, cap):
             if reuse == 1:
                 search.iterate(sampler(search_rng))
             else:
@@ -186,9 +195,26 @@ class ISMCTSBot:
         self.last_value = chosen.total / chosen.visits if chosen and chosen.visits else None
         return action
 
+    def _keep_going(self, done: int, deadline: float | None, cap: float) -> bool:
+        """Another iteration? Until ``iterations`` are done (or the ``seconds`` deadline
+        passes), and not past the ``cap`` (the first iteration always runs)."""
+        if deadline is None:
+            if done >= self.iterations:
+                return False
+        elif time.perf_counter() >= deadline:
+            return False
+        return done == 0 or cap == math.inf or time.perf_counter() < cap
+
     def hooks(self, game_id: str) -> SearchHooks:
         """What the search knows of the game (the `expert` level swaps the evaluation)."""
         return search_hooks(game_id)
+
+
+def cap_thinking(bot: Any, seconds: float) -> None:
+    """Stop ``bot``'s searches after ``seconds`` (`ISMCTSBot.cap`) unless it has a tighter cap
+    of its own; bots that do not search are left as they are (0: no cap)."""
+    if seconds > 0 and isinstance(bot, ISMCTSBot) and (bot.cap is None or bot.cap > seconds):
+        bot.cap = seconds
 
 
 def _fresh_copy(sample: State, rng: random.Random) -> State:

@@ -90,6 +90,10 @@ class Settings:
     # and the CPU seconds of thinking each table gets before its bots fall back to ``easy``.
     bot_processes: int = 2
     bot_budget: float = 600.0
+    # Seconds a search bot's decision may take at most: it plays the best move found by then
+    # (0: its iterations run to the end, as for an application built in a test; ``intrigue
+    # serve`` applies `SERVE_LIMITS`).
+    bot_move_seconds: float = 0.0
     # Tables one client address may create per minute (429 beyond), and caps on the unfinished
     # tables in memory and on those with no human seat (503 beyond). 0: no limit, as for an
     # application built in a test; ``intrigue serve`` applies `SERVE_LIMITS`.
@@ -130,6 +134,7 @@ class Settings:
 LIMITS = (
     "bot_processes",
     "bot_budget",
+    "bot_move_seconds",
     "tables_per_minute",
     "max_open_tables",
     "max_bot_tables",
@@ -158,6 +163,7 @@ SERVE_LIMITS: dict[str, Any] = {
     "max_spectators_per_table": 50,
     "max_sockets_per_seat": 4,
     "update_delay": 0.05,
+    "bot_move_seconds": 1.0,
 }
 
 

@@ -11,6 +11,9 @@ another table's moves from 3 ms to over a second). So decisions run in their own
 * **Fair.** A table's bots move one at a time, so a table waits for at most one decision; the
   waiting tables queue first come, first served for the workers (`asyncio.Semaphore` wakes its
   waiters in order), so a table with many bots cannot hold them all.
+* **Quick.** A search stops after ``Settings.bot_move_seconds`` (``intrigue serve``: 1 s) even
+  if its iterations are not done (`intrigue.bots.ismcts.cap_thinking`), so a slow or busy
+  machine never keeps people waiting longer on a bot; on a fast one the cap is not reached.
 * **Budgeted.** Each table may spend ``Settings.bot_budget`` CPU seconds thinking (its bots'
   decisions summed); once that is spent its bots play at the ``easy`` level, which costs
   microseconds (and is played in the event loop: shipping the position to a worker costs more
@@ -33,6 +36,7 @@ from typing import Any
 
 from intrigue.bots import Bot, make_bot
 from intrigue.bots.advice import Advice, advise
+from intrigue.bots.ismcts import cap_thinking
 from intrigue.bots.match import bot_move
 from intrigue.bots.random_bot import RandomBot
 from intrigue.engine import Action, Rng, State
@@ -60,9 +64,10 @@ def counsel(view: dict[str, Any], legal: list[Action]) -> tuple[Advice, float, i
 class BotPool:
     """The worker processes that bots think in, shared by every table of a server process."""
 
-    def __init__(self, processes: int, budget: float) -> None:
+    def __init__(self, processes: int, budget: float, move_seconds: float = 0.0) -> None:
         self.processes = processes
         self.budget = budget  # CPU seconds of thinking per table (0: no limit)
+        self.move_seconds = move_seconds  # a search's longest decision (0: no cap)
         self.spent: dict[str, float] = {}  # table id -> CPU seconds its bots have thought
         self.worker_pids: set[int] = set()
         self._executor: ProcessPoolExecutor | None = None
@@ -76,6 +81,7 @@ class BotPool:
         """The move ``bot`` chooses for ``seat`` at ``state`` (``state`` is never changed)."""
         if self.over_budget(table_id) or _is_cheap(bot):
             return bot_move(self._cheap if not _is_cheap(bot) else bot, state, seat, rng)
+        cap_thinking(bot, self.move_seconds)
         if self.processes <= 0:
             before = time.thread_time()
             action = await asyncio.to_thread(bot_move, bot, state, seat, rng)

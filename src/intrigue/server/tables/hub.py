@@ -53,7 +53,7 @@ class Hub:
         # What the lobby lists of finished tables that left memory (`finished_info`).
         self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
         # Where every table's bots think: worker processes, first come first served.
-        self.pool = BotPool(settings.bot_processes, settings.bot_budget)
+        self.pool = BotPool(settings.bot_processes, settings.bot_budget, settings.bot_move_seconds)
         # Deadlines and leavers of every live table.
         self.watcher = ClockWatcher(settings.time, self.clocks)
         # Scale-out: several processes sharing the database, woken through Redis; set by the

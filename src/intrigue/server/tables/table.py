@@ -81,7 +81,7 @@ class LiveTable:
         self.writer = writer or ActionWriter(store)  # the Hub shares one between its tables
         self.settings = settings
         # Where bots think (the hub shares one pool of worker processes between its tables).
-        self.pool = pool or BotPool(0, settings.bot_budget)
+        self.pool = pool or BotPool(0, settings.bot_budget, settings.bot_move_seconds)
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.bots: dict[int, Bot] = {
