@@ -148,7 +148,8 @@ def test_cap_thinking_caps_searches_only_and_keeps_a_tighter_cap():
     cap_thinking(expert := make_bot("expert"), 0.5)
     assert expert.cap == 0.5
     cap_thinking(unset := make_bot("hard"), 0)
-    assert unset.cap is None
+    cap_thinking(budgeted := make_bot("hard:seconds=2"), 1.0)
+    assert unset.cap is None and budgeted.cap is None
     with pytest.raises(UnknownBot, match="cap"):
         make_bot("hard:cap=0")
 

@@ -158,3 +158,15 @@ def test_unknown_game_exits_with_code_2(spawn: Spawn):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_terminal_bots_search_at_most_a_second_unless_given_their_own_time():
+    """People wait on the bots of a terminal game: searches are capped as the server caps
+    them; a bot whose name sets its own time budget keeps it."""
+    from intrigue.cli.main import PLAY_MOVE_SECONDS, play_bots
+
+    bots = play_bots({0: "hard", 1: "hard:seconds=3", 2: "medium", 3: "hard:cap=0.3"})
+    assert bots[0].cap == PLAY_MOVE_SECONDS == 1.0
+    assert bots[1].cap is None and bots[1].seconds == 3
+    assert not hasattr(bots[2], "cap")
+    assert bots[3].cap == 0.3

@@ -212,8 +212,11 @@ class ISMCTSBot:
 
 def cap_thinking(bot: Any, seconds: float) -> None:
     """Stop ``bot``'s searches after ``seconds`` (`ISMCTSBot.cap`) unless it has a tighter cap
-    of its own; bots that do not search are left as they are (0: no cap)."""
-    if seconds > 0 and isinstance(bot, ISMCTSBot) and (bot.cap is None or bot.cap > seconds):
+    or a time budget (``seconds``) of its own; bots that do not search are left as they are
+    (0: no cap)."""
+    if seconds <= 0 or not isinstance(bot, ISMCTSBot) or bot.seconds is not None:
+        return
+    if bot.cap is None or bot.cap > seconds:
         bot.cap = seconds
 
 

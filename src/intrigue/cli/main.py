@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 import intrigue
-from intrigue.bots import UnknownBot, bot_names, make_bot
+from intrigue.bots import Bot, UnknownBot, bot_names, make_bot
 from intrigue.engine import Game, IntrigueError, State
 
 from .balance import add_balance_parser, balance_command
@@ -223,12 +223,27 @@ def choose_humans(args: argparse.Namespace, players: int) -> set[int]:
         raise UsageError(f"--hotseat: {exc}") from None
 
 
+# A search bot at a terminal table thinks at most this long about a move (a person waits).
+PLAY_MOVE_SECONDS = 1.0
+
+
+def play_bots(names: dict[int, str]) -> dict[int, Bot]:
+    """The bots of a terminal game by seat, their searches capped at `PLAY_MOVE_SECONDS` (as
+    the server caps them) unless a bot's name sets its own time budget."""
+    from intrigue.bots.ismcts import cap_thinking
+
+    bots = {seat: make_bot(name) for seat, name in names.items()}
+    for bot in bots.values():
+        cap_thinking(bot, PLAY_MOVE_SECONDS)
+    return bots
+
+
 def cmd_play(console: Console, args: argparse.Namespace) -> int:
     state = new_state(args)
     humans = choose_humans(args, state.players)
     bot_seats = [s for s in range(state.players) if s not in humans]
     try:
-        bots = {seat: make_bot(name) for seat, name in bot_names_for(args.bots, bot_seats).items()}
+        bots = play_bots(bot_names_for(args.bots, bot_seats))
     except (UnknownBot, ValueError) as exc:
         raise UsageError(f"--bots: {exc}") from None
     say(console, f"{state.game.name}, seed {state.seed}. {describe_seats(humans, bots)}", "bold")
