@@ -17,7 +17,9 @@ from intrigue.lab.ladder import (
     fit_elo,
     ladder_tasks,
     pair_score,
+    run_ladder,
     seat_bots,
+    team_bots,
 )
 
 
@@ -47,6 +49,58 @@ def test_a_game_goes_to_the_bot_whose_seats_did_better_on_average():
     assert pair_score(row, ("a", "b")) == 0.0
     row = {"bots": ["b", "a"], "results": [0.5, 0.5]}
     assert pair_score(row, ("a", "b")) == 0.5
+
+
+def test_by_team_one_bot_holds_a_team_and_the_other_the_rest_then_the_other_way_round():
+    teams = ["evil", "thug", "good", "evil", "good"]
+    assert team_bots(("a", "b"), teams, 0) == ("a", "b", "b", "a", "b")
+    assert team_bots(("a", "b"), teams, 1) == ("b", "a", "a", "b", "a")
+
+
+def test_by_team_each_deal_is_played_both_ways_with_the_bots_on_its_teams():
+    """Two games per deal, on one seed: the first bot holds exactly the seats of one team of
+    the deal (its roles read from every seat's own view) in one game and the rest in the
+    other."""
+    import intrigue
+    from intrigue.lab.facts import dealt_teams
+
+    spec = LadderSpec("masquerade-murder", ("a", "b"), 6, 40, 5, {"max_turns": 3}, by_team=True)
+    tasks = ladder_tasks(spec)
+    assert [t.seed for t in tasks] == [40, 40, 41, 41, 42, 42]
+    game = intrigue.load("masquerade-murder")
+    for first, second in zip(tasks[::2], tasks[1::2], strict=True):
+        teams = dealt_teams(game.new(5, first.seed, max_turns=3))
+        assert teams is not None and sorted(set(teams)) == ["evil", "good", "thug"]
+        held = {teams[s] for s, bot in enumerate(first.bots) if bot == "a"}
+        assert held == {"evil"}  # the first of the two largest teams, by name
+        assert second.bots == tuple("b" if bot == "a" else "a" for bot in first.bots)
+
+
+def test_by_team_the_bot_whose_team_won_wins_the_game():
+    """Seated by team, "whose seats did better on average" is whose team won, whatever
+    became of the Thug (the seat of no team)."""
+    bots = ["a", "b", "b", "a", "b"]  # a: evil (seats 0, 3); b: good (2, 4) and the Thug (1)
+    for thug in (0.0, 1.0):
+        evil_won = {"bots": bots, "results": [1.0, thug, 0.0, 1.0, 0.0]}
+        good_won = {"bots": bots, "results": [0.0, thug, 1.0, 0.0, 1.0]}
+        assert pair_score(evil_won, ("a", "b")) == 1.0
+        assert pair_score(good_won, ("a", "b")) == 0.0
+
+
+def test_a_ladder_by_team_decides_every_game():
+    """One team wins every Masquerade Murder ball (Good when the Duke lives to the cap), so
+    every game by team goes to one bot or the other."""
+    spec = LadderSpec(
+        "masquerade-murder", ("random", "heuristic"), 6, 7, 5, {"max_turns": 3}, by_team=True
+    )
+    ladder = run_ladder(spec)
+    assert ladder.games == 6 and not ladder.errors
+    assert all(score in (0.0, 1.0) for score in ladder.scores[("random", "heuristic")])
+
+
+def test_by_team_needs_a_game_with_teams(capsys):
+    assert main(["ladder", "project-assassination", "--by-team", "--games", "2"]) == 2
+    assert "--by-team" in capsys.readouterr().err
 
 
 def test_the_fit_recovers_the_elo_gap_of_a_known_win_rate():

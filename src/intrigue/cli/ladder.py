@@ -37,6 +37,13 @@ def add_ladder_parser(commands: Any) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
     )
+    parser.add_argument(
+        "--by-team",
+        action="store_true",
+        help="team games (masquerade-murder): play each deal twice, one bot holding a team's "
+        "seats and the other bot the rest, then the other way round; the bot whose team won "
+        "wins the game",
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (1)")
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="keep every game in DIR/games.jsonl"
@@ -49,7 +56,7 @@ def add_ladder_parser(commands: Any) -> None:
 
 def ladder_command(console: Console, args: argparse.Namespace) -> int:
     """Play the ladder and print it; 1 if some games crashed (they count for nobody)."""
-    from intrigue.lab.ladder import LadderSpec, run_ladder
+    from intrigue.lab.ladder import LadderSpec, UnteamedGame, run_ladder
 
     from .balance import _bots
     from .main import UsageError, add_default_cap, parse_options
@@ -71,18 +78,25 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {', '.join(bots)}", total=None)
-        spec = LadderSpec(args.game, tuple(bots), args.games, args.seed, players, options)
-        ladder = run_ladder(
-            spec,
-            workers=args.workers,
-            out=args.out,
-            resume=args.resume,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        spec = LadderSpec(
+            args.game, tuple(bots), args.games, args.seed, players, options, args.by_team
         )
+        try:
+            ladder = run_ladder(
+                spec,
+                workers=args.workers,
+                out=args.out,
+                resume=args.resume,
+                progress=lambda done, total: progress.update(task, completed=done, total=total),
+            )
+        except UnteamedGame as exc:
+            raise UsageError(f"--by-team: {exc}") from None
     result = ladder.to_json()
+    seating = "seated by team, each deal both ways" if args.by_team else "seats alternating"
     console.print(
-        f"{ladder.games} games of {game.name} ({players} players), {args.games} per pair, "
-        f"seeds {args.seed}..{args.seed + args.games - 1}; {ladder.capped} cut off by the cap"
+        f"{ladder.games} games of {game.name} ({players} players), {args.games} per pair "
+        f"({seating}), seeds {args.seed}..{spec.seed_of(args.games - 1)}; "
+        f"{ladder.capped} cut off by the cap"
         + (f"; {ladder.errors} crashed" if ladder.errors else "")
     )
     console.print(_ratings_table(result))

@@ -83,6 +83,20 @@ def first_player(events: list[dict[str, Any]]) -> int | None:
     return None
 
 
+def dealt_teams(state: State) -> list[str] | None:
+    """Each seat's team in a game just dealt, for a lab that seats bots by team (`intrigue
+    ladder --by-team`): the role each seat's own view names (``you.role``), through `TEAMS`;
+    None for a game without teams. The lab may know every seat's secret; a bot never reads
+    this."""
+    teams = TEAMS.get(state.game.id)
+    if teams is None:
+        return None
+    roles = [(state.view(seat).get("you") or {}).get("role") for seat in range(state.players)]
+    if not all(isinstance(r, str) and r in teams for r in roles):
+        return None
+    return [teams[str(r)] for r in roles]
+
+
 def seat_labels(game_id: str, view: dict[str, Any]) -> dict[str, list[str]]:
     """Per-seat labels the final public view names: roles (and their teams), factions."""
     labels: dict[str, list[str]] = {}

@@ -13,6 +13,13 @@ is the anchor, rated 0. The 95% intervals are the 2.5th and 97.5th percentiles o
 refitted on games simulated from the fitted model (a parametric bootstrap, so that a clean
 sweep still gets an interval; its upper end is bounded by the virtual draw).
 
+Team games (``by_team``, Masquerade Murder): seating the bots A, B, A, ... mixes them in every
+team, so whichever bot holds the winning team's seats is mostly the deal. Instead each deal is
+played twice: one bot holds every seat of one of the two largest teams, the other bot every
+other seat (the Thug's too), then the other way round. The score stays "whose seats did
+better on average", which is then whose team won: one team wins every ball, and the Thug's
+seat alone cannot outweigh two seats of a losing team.
+
 Games are played by the balance lab's runner (`intrigue.lab.runner.play_one`), so a ladder game
 is the very game ``intrigue arena`` or ``intrigue balance`` would play with the same seed and
 bots, and can be spread over worker processes or resumed from its ``games.jsonl``.
@@ -28,6 +35,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+import intrigue
+
+from .facts import dealt_teams
 from .runner import GameStream, GameTask, read_rows, run_tasks
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
@@ -46,9 +56,24 @@ def seat_bots(pair: Pair, players: int, index: int) -> tuple[str, ...]:
     return tuple(pair[(seat + index) % 2] for seat in range(players))
 
 
+def team_bots(pair: Pair, teams: Sequence[str], index: int) -> tuple[str, ...]:
+    """The bot on each seat in game ``index`` of ``pair`` by team: the first of the two largest
+    teams (by size, then name) goes to one bot, every other seat to the other; even games give
+    that team to the pair's first bot, odd games to its second."""
+    sizes = {team: teams.count(team) for team in teams}
+    first = sorted(sizes, key=lambda team: (-sizes[team], team))[0]
+    mine, theirs = pair if index % 2 == 0 else (pair[1], pair[0])
+    return tuple(mine if team == first else theirs for team in teams)
+
+
+class UnteamedGame(ValueError):
+    """``by_team`` for a game (or a deal) without teams."""
+
+
 @dataclass(frozen=True)
 class LadderSpec:
-    """What a ladder plays: ``games`` games of ``game`` per pair of ``bots``."""
+    """What a ladder plays: ``games`` games of ``game`` per pair of ``bots`` (``by_team``:
+    deals played twice, bots seated by team; see the module docstring)."""
 
     game: str
     bots: tuple[str, ...]
@@ -56,20 +81,28 @@ class LadderSpec:
     seed: int
     players: int
     options: dict[str, Any] = field(default_factory=dict)
+    by_team: bool = False
+
+    def seed_of(self, index: int) -> int:
+        """The seed of game ``index`` of every pair (by team, two games share each deal)."""
+        return self.seed + (index // 2 if self.by_team else index)
 
 
 def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
     """Every game of the round robin: ``games`` per pair of distinct bots, deal by deal (game
     0 of every pair, then game 1, ...), so that a ladder stopped early holds about as many
     games of every pair, and ``--resume`` plays the rest."""
+    teams = _deals_by_team(spec) if spec.by_team else {}
     return [
         GameTask(
             spec.game,
             pair_label(pair),
             index,
-            spec.seed + index,
+            spec.seed_of(index),
             spec.players,
-            seat_bots(pair, spec.players, index),
+            team_bots(pair, teams[spec.seed_of(index)], index)
+            if spec.by_team
+            else seat_bots(pair, spec.players, index),
             dict(spec.options),
         )
         for index in range(spec.games)
@@ -77,13 +110,31 @@ def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
     ]
 
 
-def pair_score(row: dict[str, Any], pair: Pair) -> float:
+def _deals_by_team(spec: LadderSpec) -> dict[int, list[str]]:
+    """Each seed's seats by team, read from the deal (`dealt_teams`)."""
+    game = intrigue.load(spec.game)
+    deals = {}
+    for seed in {spec.seed_of(index) for index in range(spec.games)}:
+        teams = dealt_teams(game.new(spec.players, seed, **spec.options))
+        if teams is None:
+            raise UnteamedGame(f"{game.name} has no teams to seat the bots by")
+        deals[seed] = teams
+    return deals
+
+
+def pair_score(row: dict[str, Any], pair: Pair, by_team: bool = False) -> float:
     """1 if the pair's first bot's seats did better on average in this game, 0 if worse,
-    1/2 if as well."""
+    1/2 if as well (``by_team``: only the seats of teams of two or more count)."""
     seats = row["bots"]
     results = row["results"]
-    mine = [r for name, r in zip(seats, results, strict=True) if name == pair[0]]
-    theirs = [r for name, r in zip(seats, results, strict=True) if name == pair[1]]
+    counted = [True] * len(seats)
+    if by_team:
+        teams = row.get("labels", {}).get("team") or []
+        counted = [teams.count(team) >= 2 for team in teams] or counted
+    mine = [r for name, r, c in zip(seats, results, counted, strict=True) if c and name == pair[0]]
+    theirs = [
+        r for name, r, c in zip(seats, results, counted, strict=True) if c and name == pair[1]
+    ]
     diff = sum(mine) / len(mine) - sum(theirs) / len(theirs)
     return 1.0 if diff > 1e-9 else 0.0 if diff < -1e-9 else 0.5
 
