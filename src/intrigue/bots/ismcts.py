@@ -175,11 +175,12 @@ class ISMCTSBot:
         if search.margin > 0:
             policy = policy_for(view["game"])
             default = None if policy is None else policy(view, legal_actions, search_rng)
-        deadline = None if self.seconds is None else started + self.seconds
-        cap = math.inf if self.cap is None else started + self.cap
+        # The earlier of the time budget and the cap (neither: iterations alone bound it).
+        ends = [started + t for t in (self.seconds, self.cap) if t is not None]
+        stop = min(ends, default=math.inf)
         done, reuse = 0, search.reuse
         sample = None
-        while self._keep_going(done, deadline, cap):
+        while self._keep_going(done, stop):
             if reuse == 1:
                 search.iterate(sampler(search_rng))
             else:
@@ -195,15 +196,12 @@ class ISMCTSBot:
         self.last_value = chosen.total / chosen.visits if chosen and chosen.visits else None
         return action
 
-    def _keep_going(self, done: int, deadline: float | None, cap: float) -> bool:
-        """Another iteration? Until ``iterations`` are done (or the ``seconds`` deadline
-        passes), and not past the ``cap`` (the first iteration always runs)."""
-        if deadline is None:
-            if done >= self.iterations:
-                return False
-        elif time.perf_counter() >= deadline:
+    def _keep_going(self, done: int, stop: float) -> bool:
+        """Another iteration? Until ``iterations`` are done (unless a ``seconds`` budget
+        replaces them), and not past ``stop`` (the first iteration always runs)."""
+        if self.seconds is None and done >= self.iterations:
             return False
-        return done == 0 or cap == math.inf or time.perf_counter() < cap
+        return done == 0 or time.perf_counter() < stop
 
     def hooks(self, game_id: str) -> SearchHooks:
         """What the search knows of the game (the `expert` level swaps the evaluation)."""
