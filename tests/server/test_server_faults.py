@@ -212,8 +212,9 @@ class Seat(threading.Thread):
                 if message["type"] in ("sync", "update"):
                     synced, self.latest = True, message
                     if message.get("accepted") is not None:
-                        # The update answering a move comes with the state right after it.
-                        self.acks.append((message["view"]["step"] - 1, message["accepted"]))
+                        # The step the move was played at (moves sent while the table stored
+                        # another are played and answered together: the view may be later).
+                        self.acks.append((message["accepted_step"], message["accepted"]))
                         waiting = False
                     if is_over(message):
                         return

@@ -165,7 +165,9 @@ class RandomGame:
         self.mirror.apply(mover, action)
         for seat in self.told(before):
             update = seat.next_update(self.mirror, self.log)
-            assert update.get("accepted") == (action if seat.watcher.seat == mover else None)
+            mine = seat.watcher.seat == mover
+            assert update.get("accepted") == (action if mine else None)
+            assert update.get("accepted_step") == (step if mine else None)
 
     def told(self, before: set[int]) -> list[Seat]:
         """The connections told of a move at once: every one, or with delayed updates the

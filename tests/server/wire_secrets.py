@@ -27,9 +27,9 @@ from intrigue.games.shadows_over_japan.data import CARD_IDS, KEYS, STYLES
 
 Message = dict[str, Any]
 GAME_KEYS = {"type", "seat", "view", "events", "event_texts", "legal_actions"}
-# Besides the game: table metadata, server notes, chat, acknowledgements and (in a sync) the
-# public list of what a custom deal fixed.
-EXTRA_KEYS = {"table", "notes", "chat", "accepted", "custom_deal"}
+# Besides the game: table metadata, server notes, chat, acknowledgements (the move and its step)
+# and (in a sync) the public list of what a custom deal fixed.
+EXTRA_KEYS = {"table", "notes", "chat", "accepted", "accepted_step", "custom_deal"}
 # An update to a client that takes patches: what changed in the view, and the legal moves only
 # if they changed (`server_driver.Patched` makes it whole, keeping the frame in ``raw``).
 PATCH_KEYS = {"type", "seat", "patch", "events", "event_texts"}

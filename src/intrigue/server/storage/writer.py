@@ -8,10 +8,15 @@ thread takes ALL the moves waiting at that moment, commits them in one transacti
 event loop per batch). The durability rule is unchanged: a table hears that its move was stored
 only after the transaction holding its row has committed, and only then tells its players.
 
+A table may hand over several of its moves at once (`ActionWriter.append_all`: the moves that
+arrived while its previous one was being stored, each played on the position the one before it
+left): they are stored together or not at all, since a later one means nothing without the
+earlier ones.
+
 If the database refuses a batch because one row's (table_id, ordinal) is already stored (say by
-another server process sharing the database), its moves are retried one transaction each, so
-that only the moves that really conflict are refused. Any other failure (the database is
-unavailable) refuses every move of the batch: none of them is played.
+another server process sharing the database), its tables' moves are retried one transaction per
+table's group, so that only the moves that really conflict are refused. Any other failure (the
+database is unavailable) refuses every move of the batch: none of them is played.
 """
 
 from __future__ import annotations
@@ -29,12 +34,12 @@ from .db import ActionWrite, Store
 
 log = logging.getLogger("intrigue.server")
 
-MAX_BATCH = 1000  # moves in one transaction at most (a bound on the statement's size)
+MAX_BATCH = 1000  # tables' groups of moves in one transaction at most (a bound on its size)
 
 
 @dataclass
 class _Pending:
-    write: ActionWrite
+    writes: list[ActionWrite]  # one table's moves, in order: stored together or not at all
     future: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
 
@@ -57,10 +62,15 @@ class ActionWriter:
 
     async def append(self, write: ActionWrite) -> None:
         """Store ``write``; returns once committed, raises what the database raised."""
+        await self.append_all([write])
+
+    async def append_all(self, writes: list[ActionWrite]) -> None:
+        """Store one table's ``writes`` (consecutive moves) in one transaction, all or none;
+        returns once committed, raises what the database raised."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._ensure_started()
-        self._queue.put(_Pending(write, future, loop))
+        self._queue.put(_Pending(writes, future, loop))
         await future
 
     def close(self) -> None:
@@ -98,32 +108,34 @@ class ActionWriter:
                     stopping = True
                     break
                 batch.append(item)
-            self._settle(batch, self._write([p.write for p in batch]))
+            self._settle(batch, self._write([p.writes for p in batch]))
 
-    def _write(self, writes: list[ActionWrite]) -> list[BaseException | None]:
-        """Commit ``writes``: together if possible, else one by one; an outcome per write."""
+    def _write(self, groups: list[list[ActionWrite]]) -> list[BaseException | None]:
+        """Commit the groups of moves: together if possible, else group by group; an outcome
+        per group."""
         try:
-            self.store.append_actions(writes)
-            self.batches += 1
-            self.writes += len(writes)
-            return [None] * len(writes)
+            self._store([write for group in groups for write in group])
+            return [None] * len(groups)
         except IntegrityError as exc:
-            if len(writes) == 1:
+            if len(groups) == 1:
                 return [exc]
-            log.warning("a batch of %d moves was refused; storing them one by one", len(writes))
+            log.warning("a batch of %d tables' moves was refused; storing them apart", len(groups))
         except Exception as exc:
             # The database is unavailable: every move of the batch fails (and is not played).
-            return [exc] * len(writes)
+            return [exc] * len(groups)
         outcomes: list[BaseException | None] = []
-        for write in writes:
+        for group in groups:
             try:
-                self.store.append_actions([write])
-                self.batches += 1
-                self.writes += 1
+                self._store(group)
                 outcomes.append(None)
             except Exception as exc:
                 outcomes.append(exc)
         return outcomes
+
+    def _store(self, writes: list[ActionWrite]) -> None:
+        self.store.append_actions(writes)
+        self.batches += 1
+        self.writes += len(writes)
 
     @staticmethod
     def _settle(batch: list[_Pending], outcomes: list[BaseException | None]) -> None:

@@ -5,6 +5,12 @@ database, and only then does the clone become the table's state and every connec
 it; so a failed commit leaves the game as it was, and a published state is never mutated again
 (bots may therefore think about it in a worker thread while the table moves on).
 
+Moves that players send while the table is storing another (in Masquerade Murder's target phase
+every seat chooses at once) wait for it, then are played together: each on the position the one
+before it left, stored in one transaction (all or none), and told in one update per connection.
+So a burst of moves costs one wait for the database, not one each (docs/performance.md, issue
+22).
+
 With several processes on one database (``--redis``, docs/deploy.md) each holds a replica: the
 (table_id, ordinal) key decides which move is stored; a replica that lost a race catches up
 from the database (`LiveTable.apply_missing`), and the scale-out layer
@@ -19,6 +25,7 @@ import functools
 import logging
 import secrets
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import intrigue
@@ -54,8 +61,29 @@ log = logging.getLogger("intrigue.server")
 # A move that lost the race for its ordinal to another process is tried again on the new state.
 COMMIT_ATTEMPTS = 3
 MOVED_ON = "the table moved on before your move was saved: "
+SAVE_FAILED = "the server could not save this move, so it was not played; retry"
+# A move a connection is told was played: its text and the step it was played at.
+Accepted = tuple[str, int]
 # Pauses of a bot runner between attempts to store a move while the database refuses it.
 BOT_RETRY_FIRST, BOT_RETRY_MAX = 0.1, 5.0
+
+
+@dataclass(slots=True)
+class _Move:
+    """A player's move waiting for the table (`LiveTable.act`)."""
+
+    client: Client
+    text: str
+    step: int
+
+
+@dataclass(slots=True)
+class _Batch:
+    """What became of a batch of players' moves tried one after the other (`LiveTable._plan`)."""
+
+    played: list[tuple[Client, int, Action, State]] = field(default_factory=list)
+    refused: list[tuple[Client, str]] = field(default_factory=list)  # and why
+    repeated: list[tuple[Client, Accepted]] = field(default_factory=list)  # answered again
 
 
 class LiveTable:
@@ -101,6 +129,8 @@ class LiveTable:
         self.touched = time.monotonic()  # the last connection, departure or move (eviction)
         # Updates owed to connections not to move are sent together this late (`_defer`).
         self._flush_handle: asyncio.TimerHandle | None = None
+        # Players' moves waiting while the table stores others (`act`).
+        self._inbox: list[_Move] = []
 
     # -- public description -----------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -166,10 +196,11 @@ class LiveTable:
         if self.bus is not None:
             self.bus.presence_changed(self)
 
-    def _broadcast(self, actor: Client | None, action: str, moved: int = 1) -> None:
-        """Tell every connection of the last ``moved`` moves: at once the mover (``actor``,
-        its move ``action`` acknowledged) and the seats to move before or after them; the
-        others within ``Settings.update_delay``, one update for all the moves by then."""
+    def _broadcast(self, accepted: dict[Client, Accepted], moved: int = 1) -> None:
+        """Tell every connection of the last ``moved`` moves: at once the movers (the
+        connections in ``accepted``, each with its move acknowledged) and the seats to move
+        before or after them; the others within ``Settings.update_delay``, one update for all
+        the moves by then."""
         state = self.state
         status = self.clock.status()  # the same for every connection (and only read)
         shared: dict[Any, Any] = {}  # a seat's events, texts and moves, built once
@@ -177,10 +208,11 @@ class LiveTable:
         for client in list(self.clients):
             if client.closed:
                 continue  # gone: it will hear nothing more (a new connection gets a sync)
-            if urgent is not None and client is not actor and client.seat not in urgent:
+            move = accepted.get(client)
+            if urgent is not None and move is None and client.seat not in urgent:
                 self._defer(client)
                 continue
-            self._update(client, status, shared, action if client is actor else None)
+            self._update(client, status, shared, move)
         if state.is_over:
             self.chat.game_over(self.clients)
         self.hints.refresh()
@@ -197,7 +229,7 @@ class LiveTable:
         client: Client,
         status: dict[str, Any] | None = None,
         shared: dict[Any, Any] | None = None,
-        accepted: str | None = None,
+        accepted: Accepted | None = None,
         repeated: bool = False,
     ) -> None:
         """Send the client an update: everything since what it was last sent (it is owed
@@ -211,7 +243,7 @@ class LiveTable:
             "update", state, client.seat, client.seen, client.base, moves, shared
         )
         if accepted is not None:
-            message["accepted"] = accepted
+            message["accepted"], message["accepted_step"] = accepted
         if repeated:
             message["repeated"] = True
         self.clock.annotate(message, state, client.seat, client.seen, status)
@@ -239,68 +271,118 @@ class LiveTable:
     async def act(self, client: Client, text: str, step: int) -> None:
         """Play ``text`` for the client's seat, answering the position at ``step`` (the view's
         step it was chosen on); or answer it with an error. A repeat of the move already
-        played at that step is acknowledged again, never played twice."""
+        played at that step is acknowledged again, never played twice.
+
+        Moves that arrive while the table stores another wait for it and are then played
+        together (`_play_batch`); a connection has one move here at a time (its read loop
+        waits for this), so each is acknowledged on its own connection."""
+        self._inbox.append(_Move(client, text, step))
         async with self.lock:
-            # Another process sharing the database may store this ordinal first: then the
-            # commit catches this table up and the move is tried again on the new state.
-            for attempt in range(COMMIT_ATTEMPTS):
-                before = self.state
-                try:
-                    repeated = self._repeated(client.seat, text, step)
-                    if repeated is not None:
-                        self._acknowledge_again(client, repeated)
-                        return
-                    seat, action, candidate = self._try(client.seat, text)
-                except ClientError as exc:
-                    client.error(f"{MOVED_ON}{exc}" if attempt else str(exc))
-                    return
-                if await self._commit(seat, action, candidate):
-                    self._broadcast(client, str(action))
-                    break
-                if self.state is before:  # not a lost race: the database failed
-                    client.error("the server could not save this move, so it was not played; retry")
-                    break
-            else:
-                client.error(f"{MOVED_ON}the table is busy; retry")
+            batch, self._inbox = self._inbox, []
+            if batch:  # else an earlier caller's batch took this move and has played it
+                await self._play_batch(batch)
         self.kick_bots()
 
-    def _repeated(self, seat: int | None, text: str, step: int) -> str | None:
-        """The move already played for ``seat`` since ``step`` if ``text`` repeats it (a resent
-        frame: it is answered again, not played); None if the move answers the position now.
+    async def _play_batch(self, moves: list[_Move]) -> None:
+        """Play the players' moves in order, each on the position the one before left, store
+        them in one transaction and tell everyone once; answer the refused ones after."""
+        # Another process sharing the database may store these ordinals first: then the
+        # commit catches this table up and the moves are tried again on the new state.
+        for attempt in range(COMMIT_ATTEMPTS):
+            before = self.state
+            batch = self._plan(moves)
+            if attempt:
+                batch.refused = [(c, f"{MOVED_ON}{why}") for c, why in batch.refused]
+            played = [(seat, action, after) for _, seat, action, after in batch.played]
+            if not played or await self._commit_all(played):
+                if played:
+                    first = len(self.state.history) - len(played)
+                    accepted = {
+                        client: (str(action), first + i)
+                        for i, (client, _, action, _) in enumerate(batch.played)
+                    }
+                    self._broadcast(accepted, moved=len(played))
+                break
+            if self.state is before:  # not a lost race: the database failed
+                batch.refused += [(c, SAVE_FAILED) for c, *_ in batch.played]
+                break
+        else:
+            batch.refused += [(c, f"{MOVED_ON}the table is busy; retry") for c, *_ in batch.played]
+        for client, move in batch.repeated:
+            self._acknowledge_again(client, move)
+        for client, why in batch.refused:
+            client.error(why)
+
+    def _plan(self, moves: list[_Move]) -> _Batch:
+        """Try the moves one after the other from the table's state (nothing is changed)."""
+        batch, state, later = _Batch(), self.state, []
+        for move in moves:
+            seat = move.client.seat
+            try:
+                repeated = self._repeated(seat, move.text, move.step, state, later)
+                if repeated is not None:
+                    batch.repeated.append((move.client, repeated))
+                    continue
+                seat, action, state = self._try(seat, move.text, state)
+            except ClientError as exc:
+                batch.refused.append((move.client, str(exc)))
+                continue
+            batch.played.append((move.client, seat, action, state))
+            later.append(to_move_of(state))
+        return batch
+
+    def _repeated(
+        self,
+        seat: int | None,
+        text: str,
+        step: int,
+        state: State | None = None,
+        later: list[tuple[int, ...]] | None = None,
+    ) -> Accepted | None:
+        """The move already played for ``seat`` since ``step`` and the step it was played at,
+        if ``text`` repeats it (a resent frame: it is answered again, not played); None if the
+        move answers the position now.
+        ``state``: the position now (default the table's), ``later``: who is to move after
+        each move played since the table's state (a batch's moves before this one).
 
         `ClientError` if the move came from an older screen: a move was played for the seat
         since, or the seat stopped being to move meanwhile. Other seats' moves do not make it
         stale while the seat stays to move (moves chosen at the same time, as in a vote).
         """
-        now = len(self.turns) - 1
+        state = self.state if state is None else state
+        turns = self.turns + later if later else self.turns
+        now = len(turns) - 1
         if step == now or seat is None:
             return None
         if not 0 <= step < now:
             raise ClientError(f"there is no step {step} yet: the game is at step {now}")
-        for mover, action in self.state.history[step:]:
+        for played_at, (mover, action) in enumerate(state.history[step:], step):
             if mover == seat:
-                if _same_move(self.state, text, action):
-                    return str(action)
+                if _same_move(state, text, action):
+                    return str(action), played_at
                 raise ClientError(
                     f"a move was already played for your seat since step {step}: this one "
                     "came from an older screen and was not played"
                 )
-        if seat not in self.turns[now]:
+        if seat not in turns[now]:
             return None  # not its turn: `_try` says so
-        if any(seat not in self.turns[k] for k in range(step, now)):
+        if any(seat not in turns[k] for k in range(step, now)):
             raise ClientError(
                 f"the table moved on since step {step} (it is at step {now}): look at the new "
                 "position and choose again"
             )
         return None
 
-    def _acknowledge_again(self, client: Client, action: str) -> None:
+    def _acknowledge_again(self, client: Client, action: Accepted) -> None:
         """Answer a repeated move as its first sending was: an update that accepts it."""
         self._update(client, accepted=action, repeated=True)
 
-    def _try(self, seat: int | None, text: str) -> tuple[int, Action, State]:
-        """Check and play the move on a clone; `ClientError` (with a public reason) if refused."""
-        state = self.state
+    def _try(
+        self, seat: int | None, text: str, state: State | None = None
+    ) -> tuple[int, Action, State]:
+        """Check and play the move on a clone of ``state`` (default the table's); `ClientError`
+        (with a public reason) if refused."""
+        state = self.state if state is None else state
         if seat is None:
             raise ClientError("spectators cannot play; open a seat link to play")
         if state.is_over:
@@ -328,26 +410,38 @@ class LiveTable:
 
         ``auto`` marks a move the server made for a human seat (clock, stand-in).
         """
+        return await self._commit_all([(seat, action, candidate)], auto)
+
+    async def _commit_all(
+        self, played: list[tuple[int, Action, State]], auto: str | None = None
+    ) -> bool:
+        """Store consecutive moves (each ``(seat, action, the state after it)``, the first
+        played on the table's state) in one transaction; on success the last state becomes the
+        table's. ``auto``: as `_commit` (for a single move)."""
         ordinal = len(self.state.history)
         created = self.settings.time.now()
+        writes = [
+            ActionWrite(self.id, ordinal + i, seat, str(action), after.is_over, auto, created)
+            for i, (seat, action, after) in enumerate(played)
+        ]
         try:
             # Group commit: stored with the other tables' waiting moves in one transaction.
-            over = candidate.is_over
-            await self.writer.append(
-                ActionWrite(self.id, ordinal, seat, str(action), over, auto, created)
-            )
+            await self.writer.append_all(writes)
         except Exception as exc:
             if is_conflict(exc):  # another process stored this ordinal first: catch up
                 await self.apply_missing()
                 return False
             log_store_failure(exc, "table %s: could not store action %d", self.id, ordinal)
             return False
-        self.clock.committed(seat, auto, self.state, candidate, created)
-        self.state = candidate
-        self.turns.append(to_move_of(candidate))
+        before = self.state
+        for seat, _, after in played:
+            self.clock.committed(seat, auto, before, after, created)
+            self.turns.append(to_move_of(after))
+            before = after
+        self.state = before
         self.touched = time.monotonic()
         if self.bus is not None:
-            self.bus.moved(self, ordinal)
+            self.bus.moved(self, ordinal + len(played) - 1)
         return True
 
     async def apply_missing(self) -> int:
@@ -377,7 +471,7 @@ class LiveTable:
             self.turns.append(to_move_of(after))
         self.state = state
         # One update per connection, with every event it missed.
-        self._broadcast(None, "", moved=len(missing))
+        self._broadcast({}, moved=len(missing))
         self.kick_bots()
         log.debug("table %s: caught up %d move(s) from the database", self.id, len(missing))
         return len(missing)
@@ -439,7 +533,7 @@ class LiveTable:
                 if self.state is not seen:
                     return  # another process moved first; caught up: think again
                 raise NotStored("the database refused a bot move")
-            self._broadcast(None, str(action))
+            self._broadcast({})
 
     async def _play_bot_until_stored(self, seen: State, seat: int, action: Action) -> None:
         """`play_bot`, tried again with growing pauses while the database is unavailable:
