@@ -5,6 +5,7 @@ once for the database, not once per move."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -13,9 +14,10 @@ from typing import Any
 import pytest
 from server_driver import Player, ThreadServer, create_table
 from sqlalchemy.exc import OperationalError
+from websockets.exceptions import ConnectionClosed
 
 from intrigue.server.config import Settings
-from intrigue.server.tables.table import SAVE_FAILED
+from intrigue.server.tables.table import FAILED, SAVE_FAILED
 
 MURDER = "masquerade-murder"
 TIMEOUT = 10.0
@@ -128,5 +130,36 @@ def test_a_batch_the_database_refuses_is_not_played_at_all(server):
         assert answer(players[seat]) == {"type": "error", "message": SAVE_FAILED}
     assert len(live.state.history) == 1 and sorted(live.state.to_move) == [1, 2, 3, 4]
     assert server.hub.store.load(table["id"]).actions == [(0, "target 1")]
+    for player in players:
+        player.close()
+
+
+def test_a_server_fault_in_a_batch_leaves_no_mover_waiting(server):
+    """A bug met while playing a batch breaks the connection whose call plays it (as a fault
+    always did); every other mover of the batch is told its move failed."""
+    table = create_table(server.url, MURDER, ["human"] * 5)
+    players = [Player(server.ws_url, table["id"], link["token"]) for link in table["links"]]
+    for player in players:
+        player.sync()
+    live = server.hub.tables[table["id"]]
+    gate = Gate(server.hub.store)
+    players[0].send({"type": "act", "action": "target 1", "step": 0})
+    assert gate.entered.wait(TIMEOUT)
+    for seat in (1, 2, 3):
+        players[seat].send({"type": "act", "action": f"target {(seat + 1) % 5}", "step": 0})
+    wait_until(lambda: len(live._inbox) == 3)
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    live._plan = broken
+    gate.open()
+    assert answer(players[0])["accepted_step"] == 0
+    told = 0
+    for seat in (1, 2, 3):
+        with contextlib.suppress(ConnectionClosed):  # the connection whose call met the fault
+            told += answer(players[seat]) == {"type": "error", "message": FAILED}
+    assert told == 2
+    assert len(live.state.history) == 1
     for player in players:
         player.close()

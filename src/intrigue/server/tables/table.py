@@ -62,6 +62,7 @@ log = logging.getLogger("intrigue.server")
 COMMIT_ATTEMPTS = 3
 MOVED_ON = "the table moved on before your move was saved: "
 SAVE_FAILED = "the server could not save this move, so it was not played; retry"
+FAILED = "the server failed to play this move; look at the table and choose again"
 # A move a connection is told was played: its text and the step it was played at.
 Accepted = tuple[str, int]
 # Pauses of a bot runner between attempts to store a move while the database refuses it.
@@ -280,7 +281,15 @@ class LiveTable:
         async with self.lock:
             batch, self._inbox = self._inbox, []
             if batch:  # else an earlier caller's batch took this move and has played it
-                await self._play_batch(batch)
+                try:
+                    await self._play_batch(batch)
+                except Exception:
+                    # A fault of the server's own: this connection's read loop reports it;
+                    # the other movers of the batch must not wait for an answer forever.
+                    for move in batch:
+                        if move.client is not client:
+                            move.client.error(FAILED)
+                    raise
         self.kick_bots()
 
     async def _play_batch(self, moves: list[_Move]) -> None:
