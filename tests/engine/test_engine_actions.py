@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import intrigue
-from intrigue.engine import Action, ActionTable, InvalidAction
+from intrigue.engine import Action, ActionTable, InvalidAction, game_ids
 
 # Verbs are lowercase identifiers (parsing lowercases the verb); a text argument must be one
 # token that does not look like an integer, or it would read back as an int.
@@ -172,3 +172,17 @@ def test_action_table_unknown_action() -> None:
 def test_action_table_rejects_duplicates() -> None:
     with pytest.raises(ValueError, match="duplicate"):
         ActionTable([Action("pass"), Action.parse("PASS")])
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_canonical_text_names_the_tables_own_action_as_any_spelling_does(game_id) -> None:
+    """`parse_action` looks canonical texts up (`ActionTable.named`) and parses the rest: both
+    give the table's own instance of the same action."""
+    game = intrigue.load(game_id)
+    for action in game.action_table:
+        text = str(action)
+        assert game.action_table.named(text) is action
+        assert game.parse_action(text) is action
+        spelled = "  " + text.upper().replace(" ", "   ") + " "
+        assert game.action_table.named(spelled) is None
+        assert game.parse_action(spelled) is action

@@ -104,6 +104,7 @@ class ActionTable:
         self._index = {a: i for i, a in enumerate(self._actions)}
         if len(self._index) != len(self._actions):
             raise ValueError("duplicate actions in an action table")
+        self._names: dict[str, Action] | None = None  # canonical text -> action (`named`)
 
     @property
     def ids(self) -> dict[Action, int]:
@@ -129,6 +130,14 @@ class ActionTable:
         if not isinstance(index, int) or not 0 <= index < len(self._actions):
             raise InvalidAction(f"action index {index!r} out of range 0..{len(self._actions) - 1}")
         return self._actions[index]
+
+    def named(self, text: str) -> Action | None:
+        """The action whose canonical text is exactly ``text``, or None: the quick way for
+        the texts a server sent as legal moves, which clients send back as they are."""
+        names = self._names
+        if names is None:
+            names = self._names = {str(action): action for action in self._actions}
+        return names.get(text)
 
     def canonical(self, action: Action) -> Action:
         """The table's own instance of an equal action (so games can compare by identity)."""

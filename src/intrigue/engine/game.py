@@ -102,6 +102,8 @@ class Game(ABC):
 
     def parse_action(self, text: str) -> Action:
         """The action named by ``text``; `InvalidAction` if it is no action of this game."""
+        if text.__class__ is str and (named := self.action_table.named(text)) is not None:
+            return named  # canonical text, as sent in the legal moves: no parsing
         action = Action.parse(text)
         if action not in self.action_table:
             raise InvalidAction(f"{self.name} has no action {str(action)!r}")
