@@ -282,7 +282,7 @@ class TableClock:
                 "text": note.text(),
             }
             for note in self.notes
-            if note.log_position >= since and note.step < len(state.history)
+            if note.log_position >= since and note.step < state.actions_played
         ]
 
     def offers_moves(self, seat: int | None) -> bool:

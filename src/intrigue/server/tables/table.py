@@ -305,7 +305,7 @@ class LiveTable:
             played = [(seat, action, after) for _, seat, action, after in batch.played]
             if not played or await self._commit_all(played):
                 if played:
-                    first = len(self.state.history) - len(played)
+                    first = self.state.actions_played - len(played)
                     accepted = {
                         client: (str(action), first + i)
                         for i, (client, _, action, _) in enumerate(batch.played)
@@ -427,7 +427,7 @@ class LiveTable:
         """Store consecutive moves (each ``(seat, action, the state after it)``, the first
         played on the table's state) in one transaction; on success the last state becomes the
         table's. ``auto``: as `_commit` (for a single move)."""
-        ordinal = len(self.state.history)
+        ordinal = self.state.actions_played
         created = self.settings.time.now()
         writes = [
             ActionWrite(self.id, ordinal + i, seat, str(action), after.is_over, auto, created)
