@@ -82,8 +82,11 @@ except ImportError:  # pragma: no cover
 SEATS = 5
 GAME = "masquerade-murder"
 # As `intrigue.server.transport.run.serve` runs one process, less its banner and the rate limit.
+# It also times every pass of the garbage collector (the thread CPU of each, and when it
+# ended) and writes them to the file named by its fourth argument when it stops (uvicorn
+# raises the SIGTERM it shut down on again once it is done, with the handler it found).
 SERVER_SCRIPT = """
-import json, sys, uvicorn
+import gc, json, signal, sys, time, uvicorn
 from intrigue.server.config import Settings, normalise_database_url
 from intrigue.server.transport.run import uvicorn_config
 from intrigue.server.transport.tuning import tune_process
@@ -91,7 +94,20 @@ settings = Settings(database_url=normalise_database_url(sys.argv[1]), bot_delay=
                     rate_per_second=1e9, rate_burst=10**9, **json.loads(sys.argv[3]))
 server = uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning"))
 tune_process()
+passes, began = [], [0.0]
+def timed(phase, info):
+    if phase == "start":
+        began[0] = time.thread_time()
+    else:
+        passes.append((info["generation"], time.monotonic(), time.thread_time() - began[0]))
+gc.callbacks.append(timed)
+def stopped(*_):
+    with open(sys.argv[4], "w") as out:
+        json.dump(passes, out)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stopped)
 server.run()
+stopped()
 """
 
 
@@ -369,7 +385,9 @@ def start_server(
     log = (workdir / "server.log").open("wb")
     extra = json.dumps(limits or {})
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_SCRIPT, url, str(port), extra], stdout=log, stderr=log
+        [sys.executable, "-c", SERVER_SCRIPT, url, str(port), extra, str(workdir / GC_FILE)],
+        stdout=log,
+        stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -382,6 +400,30 @@ def start_server(
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start within 30 s")
+
+
+GC_FILE = "gc.json"  # where the server started here leaves its collector's passes
+
+
+def collector_pauses(path: Path, start: float, end: float) -> dict[str, Any] | None:
+    """The collector's passes in the server started here between ``start`` and ``end``
+    (``time.monotonic``, the same clock in every process): per generation, how many and how
+    long (thread CPU ms). None if the server left no record."""
+    try:
+        passes = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    pauses: dict[str, Any] = {}
+    for generation in range(3):
+        ms = [1000 * cpu for gen, at, cpu in passes if gen == generation and start <= at <= end]
+        if ms:
+            pauses[f"gen{generation}"] = {
+                "count": len(ms),
+                "mean_ms": round(sum(ms) / len(ms), 1),
+                "max_ms": round(max(ms), 1),
+                "total_s": round(sum(ms) / 1000, 3),
+            }
+    return pauses
 
 
 def server_complaints(log: Path, keep: int = 20) -> list[str]:
@@ -504,6 +546,7 @@ def measure(
         if attacked:
             attacker = answered.get()
     result = summarise(args, tallies, tables, processes, wall, server_cpu)
+    result["window"] = (wall0, wall0 + wall)  # for the collector's passes (`run_once`)
     if waited0 is not None and waited1 is not None:
         result["server_waited_for_cpu_seconds"] = round(waited1 - waited0, 2)
     if attacked:
@@ -576,8 +619,19 @@ def report(result: dict[str, Any]) -> str:
             f"machine   load average {result['load_average']:.2f} at the end "
             f"({os.cpu_count()} CPUs, shared with whatever else runs); the server's event loop "
             f"waited {result.get('server_waited_for_cpu_seconds', '-')} s for a CPU",
+            *collector_line(result.get("collector")),
         ]
     )
+
+
+def collector_line(pauses: dict[str, Any] | None) -> list[str]:
+    """The report's line on the garbage collector's pauses (none for a server not ours)."""
+    if pauses is None:
+        return []
+    parts = [
+        f"{gen} {p['count']} x {p['mean_ms']} ms (max {p['max_ms']})" for gen, p in pauses.items()
+    ]
+    return ["collector " + (", ".join(parts) if parts else "no pass") + " (server thread CPU)"]
 
 
 # ``intrigue serve``'s limits on connections, which --abuse runs both servers with.
@@ -613,6 +667,9 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
                 proc.wait(30)
         if proc is not None and result["errors"]:
             result["server_log"] = server_complaints(Path(tmp) / "server.log")
+        if proc is not None:
+            result["collector"] = collector_pauses(Path(tmp) / GC_FILE, *result["window"])
+    result.pop("window", None)
     result["limits"] = limits
     return result
 
