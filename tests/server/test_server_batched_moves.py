@@ -6,6 +6,7 @@ once for the database, not once per move."""
 from __future__ import annotations
 
 import contextlib
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -161,5 +162,77 @@ def test_a_server_fault_in_a_batch_leaves_no_mover_waiting(server):
             told += answer(players[seat]) == {"type": "error", "message": FAILED}
     assert told == 2
     assert len(live.state.history) == 1
+    for player in players:
+        player.close()
+
+
+class Racer(threading.Thread):
+    """A player that sends a random legal move as soon as it may (on the last position it was
+    told of) and keeps every answer: ``(step, action)`` for each move accepted."""
+
+    def __init__(self, player: Player, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.player, self.rng = player, random.Random(seed)
+        self.accepted: list[tuple[int, str]] = []
+        self.refused: list[str] = []
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._play()
+        except BaseException as exc:  # the test reports it
+            self.failure = exc
+
+    def _play(self) -> None:
+        waiting = False
+        while True:
+            latest = self.player.latest
+            assert latest is not None
+            if latest["view"]["is_over"]:
+                return
+            if not waiting and latest["legal_actions"]:
+                move = self.rng.choice(latest["legal_actions"])["action"]
+                self.player.send({"type": "act", "action": move, "step": latest["view"]["step"]})
+                waiting = True
+            message = self.player.recv()
+            if message.get("accepted") is not None:
+                self.accepted.append((message["accepted_step"], message["accepted"]))
+                waiting = False
+            elif message["type"] == "error":
+                self.refused.append(message["message"])
+                waiting = False
+
+
+def test_racing_players_behind_a_slow_database_play_a_whole_game_correctly(server):
+    """Five players sending moves as fast as they may while each commit takes a while: moves
+    are played in batches, and every accepted move is where its answer says, stored once, in
+    order; the refused ones were chosen on positions the table had left."""
+    store = server.hub.store
+    original, groups = store.append_actions, []
+
+    def slow(writes: Any) -> None:
+        time.sleep(0.005)
+        groups.append(len(writes))
+        original(writes)
+
+    store.append_actions = slow
+    table = create_table(server.url, MURDER, ["human"] * 5, {"max_turns": 4})
+    players = [Player(server.ws_url, table["id"], link["token"]) for link in table["links"]]
+    for player in players:
+        player.sync()
+    racers = [Racer(player, seed) for seed, player in enumerate(players)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join(60)
+        assert not racer.is_alive() and racer.failure is None, racer.failure
+    live = server.hub.tables[table["id"]]
+    history = [(seat, str(action)) for seat, action in live.state.history]
+    assert store.load(table["id"]).actions == history
+    answers = [(step, (seat, move)) for seat, r in enumerate(racers) for step, move in r.accepted]
+    assert sorted(answers) == list(enumerate(history))  # each move answered once, where it is
+    assert max(groups) > 1  # moves were played together
+    for racer in racers:
+        assert all("moved on" in why or "turn" in why for why in racer.refused), racer.refused
     for player in players:
         player.close()
