@@ -507,7 +507,9 @@ def run_generator(plan: Plan) -> dict[str, Any]:
 
 def measure(
     args: argparse.Namespace, base: str, server_pid: int | None, attacked: bool = False
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], tuple[float, float]]:
+    """The run's figures, and when it was measured (``time.monotonic``: the warm-up is left
+    out)."""
     tables = max(1, args.clients // SEATS)
     processes = max(1, min(args.processes, tables))
     start = time.monotonic() + 1.0  # time to start the generator processes
@@ -546,12 +548,11 @@ def measure(
         if attacked:
             attacker = answered.get()
     result = summarise(args, tallies, tables, processes, wall, server_cpu)
-    result["window"] = (wall0, wall0 + wall)  # for the collector's passes (`run_once`)
     if waited0 is not None and waited1 is not None:
         result["server_waited_for_cpu_seconds"] = round(waited1 - waited0, 2)
     if attacked:
         result["attacker"] = attacker
-    return result
+    return result, (wall0, wall0 + wall)
 
 
 def summarise(
@@ -660,7 +661,7 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
             proc = start_server(args.db, port, Path(tmp), limits)
             base, server_pid = f"http://127.0.0.1:{port}", proc.pid
         try:
-            result = measure(args, base.rstrip("/"), server_pid, attacked)
+            result, window = measure(args, base.rstrip("/"), server_pid, attacked)
         finally:
             if proc is not None:
                 proc.terminate()
@@ -668,8 +669,7 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
         if proc is not None and result["errors"]:
             result["server_log"] = server_complaints(Path(tmp) / "server.log")
         if proc is not None:
-            result["collector"] = collector_pauses(Path(tmp) / GC_FILE, *result["window"])
-    result.pop("window", None)
+            result["collector"] = collector_pauses(Path(tmp) / GC_FILE, *window)
     result["limits"] = limits
     return result
 

@@ -305,7 +305,7 @@ class LiveTable:
             played = [(seat, action, after) for _, seat, action, after in batch.played]
             if not played or await self._commit_all(played):
                 if played:
-                    first = self.state.actions_played - len(played)
+                    first = before.actions_played  # the step of the batch's first move
                     accepted = {
                         client: (str(action), first + i)
                         for i, (client, _, action, _) in enumerate(batch.played)
