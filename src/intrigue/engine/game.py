@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from .actions import Action, ActionTable
 from .errors import IllegalAction, InvalidAction, InvalidOption
 from .events import Event, shared_json
+from .folded import FOLD_AT, NOTHING_FOLDED, Folded
 from .guide import Guide
 from .options import Option, fixed_chance, resolve_options, without_fixed_chance
 from .outcome import Outcome
@@ -204,9 +205,15 @@ class State(ABC):
     seed: int
     options: dict[str, Any]
     rng: Rng
-    _history: list[tuple[int, Action]]
-    # (kind, payload or a function building it, seats that may see it or None for everyone)
-    _log: list[tuple[str, Any, tuple[int, ...] | None]]
+    # The history and the log are flat (seat, action, seat, action, ... and kind, payload,
+    # seats, kind, payload, seats, ...; payload: a dict or a function building it; seats: who
+    # may see the entry, None for everyone), each a short list of the newest items after a
+    # `Folded` rest that clones share (see folded.py for why). Read them through `_played`,
+    # `_last_played`, `_log_entries` and `_log_entry`, never directly.
+    _history: list[Any]
+    _history_folded: Folded = NOTHING_FOLDED
+    _log: list[Any]
+    _log_folded: Folded = NOTHING_FOLDED
     _outcome: Outcome | None
     # Games whose play can go round in circles count the turns that started from a public
     # position seen before (public knowledge; search bots steer away from loops with it).
@@ -255,7 +262,7 @@ class State(ABC):
             waiting = ", ".join(map(str, self.to_move))
             raise IllegalAction(seat, action, f"it is not this seat's turn (waiting for {waiting})")
         self._apply(seat, action)
-        self._history.append((seat, action))
+        self._history += (seat, action)
 
     def _coerce_action(self, action: object) -> Action:
         if isinstance(action, str):
@@ -319,7 +326,7 @@ class State(ABC):
             "game": self.game.id,
             "seat": seat,
             "players": self.players,
-            "step": len(self._history),
+            "step": self.actions_played,
             "to_move": list(self.to_move),
             "is_over": outcome is not None,
             "outcome": None if outcome is None else outcome.to_json(),
@@ -335,7 +342,7 @@ class State(ABC):
         parts of `shared_view` every seat sees alike (OpenSpiel's ``rl_environment`` and a
         server ask every seat's view after every move). One value per state; a clone starts
         without it (it may be changed by other means than `apply`, as `determinize` does)."""
-        key = (len(self._history), len(self._log))
+        key = (self.actions_played, self.log_length)
         memo = self._position_memo
         if memo is None or memo[0] != key:
             memo = self._position_memo = (key, build())
@@ -364,9 +371,29 @@ class State(ABC):
         build = self._lazy_payload
         return (
             (kind, build(data) if callable(data) else data, to)
-            for kind, data, to in self._log[since:]
+            for kind, data, to in self._log_entries(since)
             if to is None or seat in to
         )
+
+    def _log_entries(self, since: int = 0) -> Iterator[tuple[str, Any, tuple[int, ...] | None]]:
+        """(kind, payload or its builder, seats or None) of every log entry from ``since`` on,
+        secrets included: for the game's own rules and belief models."""
+        entries = self._log_folded.items(self._log, 3 * since)
+        return zip(entries, entries, entries, strict=True)
+
+    def _log_entry(self, index: int) -> tuple[str, Any, tuple[int, ...] | None]:
+        """The log entry at ``index`` as `_log_entries` gives it."""
+        kind, data, to = self._log_folded.at(self._log, 3 * index, 3)
+        return kind, data, to
+
+    def _replace_log_entry(
+        self, index: int, kind: str, data: Any, to: tuple[int, ...] | None
+    ) -> None:
+        """Put another entry at ``index`` (a determinizer rewriting what others saw)."""
+        if self._log_folded.length:  # unfold: the folded chunks are shared with other states
+            self._log = list(self._log_folded.items(self._log))
+            self._log_folded = NOTHING_FOLDED
+        self._log[3 * index : 3 * index + 3] = (kind, data, to)
 
     def _lazy_payload(self, data: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         """The payload of an event logged by `_emit_lazy` (a game may hand it more)."""
@@ -375,11 +402,11 @@ class State(ABC):
     @property
     def log_length(self) -> int:
         """Number of log entries so far (for incremental `events` calls)."""
-        return len(self._log)
+        return (self._log_folded.length + len(self._log)) // 3
 
     def _emit(self, kind: str, to: tuple[int, ...] | None = None, /, **data: Any) -> None:
-        # Plain tuples in Event's field order: logging sits on the hot path of every playout.
-        self._log.append((kind, data, to))
+        # Flat, in Event's field order: logging sits on the hot path of every playout.
+        self._log += (kind, data, to)
 
     def _emit_lazy(
         self, kind: str, to: tuple[int, ...] | None, data: Callable[[], dict[str, Any]]
@@ -389,7 +416,7 @@ class State(ABC):
         ``data`` must be a pure function of immutable values (e.g. a bound method of a frozen
         record), so reading it later gives what it would have given now.
         """
-        self._log.append((kind, data, to))
+        self._log += (kind, data, to)
 
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome
@@ -398,6 +425,13 @@ class State(ABC):
     # -- copies, samples and records --------------------------------------------------------
     def clone(self) -> State:
         """An independent copy: playing on it never affects this state."""
+        # Fold long tails first, so that this copy and later ones share them.
+        if len(self._log) > FOLD_AT:
+            self._log_folded = self._log_folded.fold(self._log)
+            self._log = []
+        if len(self._history) > FOLD_AT:
+            self._history_folded = self._history_folded.fold(self._history)
+            self._history = []
         new = object.__new__(self.__class__)
         new.__dict__ = self.__dict__.copy()
         new._history = self._history.copy()
@@ -431,12 +465,30 @@ class State(ABC):
     @property
     def actions_played(self) -> int:
         """How many actions have been played (``len(history)``, without copying it)."""
-        return len(self._history)
+        return (self._history_folded.length + len(self._history)) >> 1
 
     @property
     def history(self) -> list[tuple[int, Action]]:
         """Every (seat, action) played so far. Holds secrets: for referees and replays only."""
-        return list(self._history)
+        return list(self._played())
+
+    def _played(self) -> Iterator[tuple[int, Action]]:
+        """(seat, action) of every action played so far, without copying the history."""
+        moves = self._history_folded.items(self._history)
+        return zip(moves, moves, strict=True)
+
+    def _last_played(self) -> tuple[int, Action] | None:
+        """The last (seat, action) played, None before the first."""
+        last = self._history_folded.last(self._history, 2)
+        if not last:
+            return None
+        seat, action = last
+        return seat, action
+
+    def _replace_history(self, moves: Iterable[tuple[int, Action]]) -> None:
+        """Make ``moves`` the history (a determinizer rewriting what others chose)."""
+        self._history = [part for move in moves for part in move]
+        self._history_folded = NOTHING_FOLDED
 
     def record(self) -> Record:
         """The replay record: game, players, seed, options and actions so far."""
@@ -445,5 +497,5 @@ class State(ABC):
             self.players,
             self.seed,
             copy.deepcopy(self.options),
-            [(seat, str(action)) for seat, action in self._history],
+            [(seat, str(action)) for seat, action in self._played()],
         )

@@ -251,7 +251,7 @@ class _Story:
         self.history = state.history
         rank = state.rank
         # The seat's log (kinds and payloads), and the ranks it came to know, in order.
-        self.log = [(k, d) for k, d, to in state._log if to is None or seat in to]
+        self.log = [(k, d) for k, d, to in state._log_entries() if to is None or seat in to]
         learned = []
         node = state.learnlog
         while node is not None:
@@ -334,7 +334,7 @@ class _Story:
     def _advance(self, rep: BallState, mark: int, p: int) -> int:
         """Move the log pointer over the entries the seat saw; they must be the same kinds."""
         seat, log = self.seat, self.log
-        for kind, _, to in rep._log[mark:]:
+        for kind, _, to in rep._log_entries(mark):
             if to is None or seat in to:
                 if p >= len(log) or log[p][0] != kind:
                     raise DeadEnd
@@ -495,7 +495,7 @@ def _search_picks(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: in
 
 def plan(state: BallState, seat: int) -> Plan:
     """The seat's plan, kept on the state until it changes."""
-    steps = len(state._history)
+    steps = state.actions_played
     cached = state._plans.get(seat)
     if cached is not None and cached.steps == steps:
         return cached

@@ -558,7 +558,7 @@ class MurderState(State):
     def _seat_view(self, seat: int | None, shared: bool) -> dict[str, Any]:
         """The view of ``seat``; ``shared``: from parts kept between calls (same content)."""
         if shared:
-            key = (len(self._history), len(self._log))
+            key = (self.actions_played, self.log_length)
             memo = self._public_memo
             if memo is None or memo[0] != key:
                 memo = self._public_memo = (key, self._public_view(shared=True))

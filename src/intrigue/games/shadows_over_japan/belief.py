@@ -123,7 +123,7 @@ def _hidden_steps(state: JapanState) -> list[int]:
     cache = _cache(state)
     if cache.hidden is None:
         cache.hidden = [
-            i for i, (_, action) in enumerate(state._history) if action.verb in HIDDEN_VERBS
+            i for i, (_, action) in enumerate(state._played()) if action.verb in HIDDEN_VERBS
         ]
     return cache.hidden
 
@@ -168,7 +168,7 @@ def _patch(
     sample.shuffle_queue = []
     sample.tie_queue = []
     choices = {other: sampled[0] for other, sampled in tokens.items()}
-    sample._history = _history(state, seat, choices)
+    sample._replace_history(_history(state, seat, choices))
     # Tokens: each other seat's sampled configuration now.
     for other, (_, (board, pool)) in tokens.items():
         for p, style in board:
@@ -195,29 +195,29 @@ def _patch(
     # The log: the other seats' private events, in the order they were logged.
     used = dict.fromkeys(tokens, 0)
     dealt = dict.fromkeys(tokens, 0)
-    log = sample._log
+    replace = sample._replace_log_entry
     for i, kind, who in _private_entries(state):
         if who == seat:
             continue
-        data = log[i][1]
+        data = sample._log_entry(i)[1]
         if kind == "noble":
-            log[i] = (kind, {"noble": NOBLES[nobles[who]]}, (who,))
+            replace(i, kind, {"noble": NOBLES[nobles[who]]}, (who,))
         elif kind in ("placed_style", "recruited_style"):
             style = STYLES[choices[who][used[who]]]
             used[who] += 1
-            log[i] = (kind, {"at": data["at"], "style": style}, (who,))
+            replace(i, kind, {"at": data["at"], "style": style}, (who,))
         elif kind == "substitution":
             swapped = bool(choices[who][used[who]])
             used[who] += 1
-            log[i] = (kind, {"frm": data["frm"], "to": data["to"], "swapped": swapped}, (who,))
+            replace(i, kind, {"frm": data["frm"], "to": data["to"], "swapped": swapped}, (who,))
         else:  # "hand" or "cards": the next draws of that seat
             count = len(data()["cards"]) if callable(data) else len(data["cards"])
             cards = drawn[who][dealt[who] : dealt[who] + count]
             dealt[who] += count
             if kind == "hand":
-                log[i] = (kind, {"cards": [KEYS[c] for c in cards]}, (who,))
+                replace(i, kind, {"cards": [KEYS[c] for c in cards]}, (who,))
             else:
-                log[i] = (kind, CardsPayload(tuple(cards)).payload, (who,))
+                replace(i, kind, CardsPayload(tuple(cards)).payload, (who,))
     # The claim window of another seat to move depends on its (sampled) hand and Noble.
     if sample.claimable or _window_open(state, seat):
         sample.claimable = sample._matches(sample.current, sample.last_hits)
@@ -234,9 +234,10 @@ WINDOW_VERBS = frozenset(("move", "substitute", "steal", "sabotage", "seppuku", 
 def _window_open(state: JapanState, seat: int) -> bool:
     """Whether another seat to move may claim a mission now (its last action opened the
     window and nothing closed it)."""
-    if state.phase not in ("actions", "spend") or state.current == seat or not state._history:
+    last = state._last_played()
+    if state.phase not in ("actions", "spend") or state.current == seat or last is None:
         return False
-    actor, action = state._history[-1]
+    actor, action = last
     return actor == state.current and action.verb in WINDOW_VERBS
 
 
@@ -245,7 +246,7 @@ def _private_entries(state: JapanState) -> list[tuple[int, str, int]]:
     if cache.private is None:
         cache.private = [
             (i, kind, to[0])
-            for i, (kind, _, to) in enumerate(state._log)
+            for i, (kind, _, to) in enumerate(state._log_entries())
             if to is not None and kind in PRIVATE_KINDS
         ]
     return cache.private
@@ -271,7 +272,7 @@ class _Cache:
 
 
 def _cache(state: JapanState) -> _Cache:
-    key = (len(state._history), state.log_length)
+    key = (state.actions_played, state.log_length)
     cache = state._belief_cache
     if cache is None or cache.key != key:
         # A new object, never an update: clones made earlier may still hold the old one.

@@ -1311,7 +1311,7 @@ class JapanState(State):
 
     def public_payloads(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """(kind, payload) of every public event, uncopied: read-only, for belief.py."""
-        for kind, data, to in self._log:
+        for kind, data, to in self._log_entries():
             if to is None:
                 yield kind, data
 
