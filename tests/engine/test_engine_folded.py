@@ -71,6 +71,8 @@ def test_clones_fold_without_changing_what_the_state_reads(seed, legs) -> None:
     assert state.log_length == plain.log_length
     assert _log_entries(state) == _log_entries(plain)
     assert state._last_played() == plain._last_played()
+    for step in (0, 1, state.actions_played // 2, state.actions_played - 1, state.actions_played):
+        assert state.history_since(step) == plain.history[step:]
     assert state.record() == plain.record()
     for seat in (None, 0, 3):
         for since in {0, state.log_length // 2, state.log_length - 1, state.log_length}:

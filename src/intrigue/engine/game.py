@@ -472,6 +472,12 @@ class State(ABC):
         """Every (seat, action) played so far. Holds secrets: for referees and replays only."""
         return list(self._played())
 
+    def history_since(self, step: int) -> list[tuple[int, Action]]:
+        """``history[step:]`` without building the pairs before ``step`` (a server checks a
+        move chosen a few steps ago against the moves played since)."""
+        moves = self._history_folded.items(self._history, 2 * max(step, 0))
+        return list(zip(moves, moves, strict=True))
+
     def _played(self) -> Iterator[tuple[int, Action]]:
         """(seat, action) of every action played so far, without copying the history."""
         moves = self._history_folded.items(self._history)

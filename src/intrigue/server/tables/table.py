@@ -365,7 +365,7 @@ class LiveTable:
             return None
         if not 0 <= step < now:
             raise ClientError(f"there is no step {step} yet: the game is at step {now}")
-        for played_at, (mover, action) in enumerate(state.history[step:], step):
+        for played_at, (mover, action) in enumerate(state.history_since(step), step):
             if mover == seat:
                 if _same_move(state, text, action):
                     return str(action), played_at
