@@ -82,11 +82,15 @@ def test_clones_fold_without_changing_what_the_state_reads(seed, legs) -> None:
 
 def test_a_long_game_cloned_keeps_only_a_short_tail_of_its_own() -> None:
     state = _random_game(7, 200)
-    assert state.log_length * 3 > FOLD_AT
+    log, history = state._log, state._history
+    assert len(log) > FOLD_AT and len(history) > FOLD_AT
     copy = state.clone()
-    assert len(copy._log) <= FOLD_AT and len(copy._history) <= FOLD_AT
-    assert copy._log_folded is state._log_folded  # the chunks are shared, not copied
-    assert copy._log_folded.length > 0
+    assert not copy._log and not copy._history and copy._log_folded.length == len(log)
+    # Cloning never changes its source (threads may clone one state at once) ...
+    assert state._log is log and state._history is history and not state._log_folded.length
+    # ... and the copies of a copy share its chunks instead of copying them.
+    again = copy.clone()
+    assert again._log_folded.chunks[0] is copy._log_folded.chunks[0]
 
 
 def test_replacing_a_folded_log_entry_changes_only_that_state() -> None:

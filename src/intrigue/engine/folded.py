@@ -5,8 +5,10 @@ much: a server plays every move on a clone, a search clones at every iteration. 
 whole list at every clone made each copy cost the length of the game, and each copy was a new
 container that the cyclic garbage collector walked item by item at its next pass (in a busy
 server, most of what its collections walked; docs/performance.md). So a state keeps a short
-list for the newest items (its *tail*, copied by a clone) and a `Folded` value for the rest:
-tuples that are never changed, shared by every clone, and old to the collector.
+list for the newest items (its *tail*) and a `Folded` value for the rest: tuples that are never
+changed, shared by every clone, and soon old to the collector. A clone copies a short tail;
+a long one it folds into its own `Folded` (the state cloned is never changed, so threads may
+clone one state at once), which the clone's own copies then share.
 
 The lists are flat (``seat, action, seat, action, ...``), not lists of tuples: CPython stops
 tracking a tuple only when nothing in it is a container, so a tuple per log entry (which holds
@@ -19,7 +21,7 @@ from collections.abc import Iterator
 from itertools import chain, islice
 from typing import Any, NamedTuple
 
-FOLD_AT = 96  # a clone folds its source's tail once it holds more items than this
+FOLD_AT = 96  # a clone folds the tail it copies when it holds more items than this
 
 
 class Folded(NamedTuple):

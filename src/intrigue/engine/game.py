@@ -425,17 +425,21 @@ class State(ABC):
     # -- copies, samples and records --------------------------------------------------------
     def clone(self) -> State:
         """An independent copy: playing on it never affects this state."""
-        # Fold long tails first, so that this copy and later ones share them.
-        if len(self._log) > FOLD_AT:
-            self._log_folded = self._log_folded.fold(self._log)
-            self._log = []
-        if len(self._history) > FOLD_AT:
-            self._history_folded = self._history_folded.fold(self._history)
-            self._history = []
         new = object.__new__(self.__class__)
         new.__dict__ = self.__dict__.copy()
-        new._history = self._history.copy()
-        new._log = self._log.copy()
+        # A long tail is folded in the copy (whose own copies then share it), never in this
+        # state: clone only reads it, so threads may clone one state at once (a server's bot
+        # thinks on the table's state while the table tries a move on it).
+        if len(self._history) > FOLD_AT:
+            new._history_folded = self._history_folded.fold(self._history)
+            new._history = []
+        else:
+            new._history = self._history.copy()
+        if len(self._log) > FOLD_AT:
+            new._log_folded = self._log_folded.fold(self._log)
+            new._log = []
+        else:
+            new._log = self._log.copy()
         new.rng = Rng(self.rng.state)
         new._position_memo = None
         self._copy_mutables(new)
