@@ -31,6 +31,15 @@ def test_folded_items_read_like_one_flat_list(chunks, start, count) -> None:
     assert folded.last(tail, count) == (flat[-count:] if count else [])
 
 
+def test_items_read_the_tail_as_it_was_when_asked() -> None:
+    folded = NOTHING_FOLDED.fold([1, 2])
+    for start in (0, 2):
+        tail = [3, 4]
+        items = folded.items(tail, start)
+        tail.append(5)
+        assert list(items) == [1, 2, 3, 4][start:]
+
+
 def _random_game(seed: int, steps: int):
     state = load("masquerade-murder").new(5, seed)
     rng = random.Random(seed)

@@ -35,13 +35,14 @@ class Folded(NamedTuple):
         return Folded((*self.chunks, tuple(tail)), self.length + len(tail))
 
     def items(self, tail: list[Any], start: int = 0) -> Iterator[Any]:
-        """The items from position ``start`` on (folded ones first), then ``tail``'s."""
+        """The items from position ``start`` on (folded ones first), then ``tail``'s as they
+        are now (a copy: items added to ``tail`` later are not read)."""
         if start >= self.length:
-            return iter(tail[start - self.length :] if start > self.length else tail)
+            return iter(tail[start - self.length :])
         chunks = self.chunks
         for i, chunk in enumerate(chunks):
             if start < len(chunk):
-                return chain(islice(chunk, start, None), *chunks[i + 1 :], tail)
+                return chain(islice(chunk, start, None), *chunks[i + 1 :], tail[:])
             start -= len(chunk)
         raise AssertionError("unreachable: start < length")
 
