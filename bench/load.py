@@ -95,7 +95,23 @@ settings = Settings(database_url=normalise_database_url(sys.argv[1]), bot_delay=
 server = uvicorn.Server(uvicorn_config(settings, "127.0.0.1", int(sys.argv[2]), "warning"))
 tune_process()
 passes, began = [], [0.0]
+census_file, census_from = (sys.argv[5], float(sys.argv[6])) if len(sys.argv) > 6 else ("", 0)
+def census():
+    # What a middle-generation pass is about to walk: the two young generations, by type,
+    # and the references they hold (a pass follows each of them).
+    young = gc.get_objects(0) + gc.get_objects(1)
+    kinds = {}
+    for obj in young:
+        kinds[type(obj).__qualname__] = kinds.get(type(obj).__qualname__, 0) + 1
+    refs = sum(len(gc.get_referents(obj)) for obj in young)
+    with open(census_file, "w") as out:
+        json.dump({"objects": len(young), "references": refs, "kinds": kinds}, out)
 def timed(phase, info):
+    global census_file
+    if census_file and phase == "start" and info["generation"] == 1:
+        if time.monotonic() >= census_from:  # once, after the warm-up; not in the pass's time
+            census()
+            census_file = ""
     if phase == "start":
         began[0] = time.thread_time()
     else:
@@ -379,13 +395,31 @@ def own_cpu_seconds() -> float:
 
 
 def start_server(
-    db_url: str | None, port: int, workdir: Path, limits: dict[str, Any] | None = None
+    db_url: str | None,
+    port: int,
+    workdir: Path,
+    limits: dict[str, Any] | None = None,
+    census_after: float | None = None,
 ) -> subprocess.Popen[bytes]:
+    """The server process; ``census_after``: seconds after which it counts what its next
+    middle-generation collection walks (`collector_census`)."""
     url = db_url or f"sqlite:///{workdir / 'load.sqlite3'}"
     log = (workdir / "server.log").open("wb")
     extra = json.dumps(limits or {})
+    census = []
+    if census_after is not None:
+        census = [str(workdir / CENSUS_FILE), str(time.monotonic() + census_after)]
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_SCRIPT, url, str(port), extra, str(workdir / GC_FILE)],
+        [
+            sys.executable,
+            "-c",
+            SERVER_SCRIPT,
+            url,
+            str(port),
+            extra,
+            str(workdir / GC_FILE),
+            *census,
+        ],
         stdout=log,
         stderr=log,
     )
@@ -403,6 +437,29 @@ def start_server(
 
 
 GC_FILE = "gc.json"  # where the server started here leaves its collector's passes
+CENSUS_FILE = "census.json"  # and, with --census, what one of its passes walked
+
+
+def collector_census(path: Path, top: int = 8) -> dict[str, Any] | None:
+    """What the server's first middle-generation collection after the warm-up walked: how
+    many objects, the references they hold, and the most common types. None if not taken."""
+    try:
+        taken = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    kinds = sorted(taken["kinds"].items(), key=lambda item: -item[1])[:top]
+    return {"objects": taken["objects"], "references": taken["references"], "kinds": kinds}
+
+
+def census_line(census: dict[str, Any] | None) -> list[str]:
+    """The report's line on the census (none if not asked for or not taken)."""
+    if census is None:
+        return []
+    kinds = ", ".join(f"{name} {count:,}" for name, count in census["kinds"])
+    return [
+        f"census    a middle-generation pass walked {census['objects']:,} objects holding "
+        f"{census['references']:,} references: {kinds}"
+    ]
 
 
 def collector_pauses(path: Path, start: float, end: float) -> dict[str, Any] | None:
@@ -621,6 +678,7 @@ def report(result: dict[str, Any]) -> str:
             f"({os.cpu_count()} CPUs, shared with whatever else runs); the server's event loop "
             f"waited {result.get('server_waited_for_cpu_seconds', '-')} s for a CPU",
             *collector_line(result.get("collector")),
+            *census_line(result.get("census")),
         ]
     )
 
@@ -658,7 +716,8 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
         server_pid = args.server_pid
         if base is None:
             port = free_port()
-            proc = start_server(args.db, port, Path(tmp), limits)
+            census_after = args.warmup + args.seconds / 2 if args.census else None
+            proc = start_server(args.db, port, Path(tmp), limits, census_after)
             base, server_pid = f"http://127.0.0.1:{port}", proc.pid
         try:
             result, window = measure(args, base.rstrip("/"), server_pid, attacked)
@@ -670,6 +729,8 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
             result["server_log"] = server_complaints(Path(tmp) / "server.log")
         if proc is not None:
             result["collector"] = collector_pauses(Path(tmp) / GC_FILE, *window)
+            if args.census:
+                result["census"] = collector_census(Path(tmp) / CENSUS_FILE)
     result["limits"] = limits
     return result
 
@@ -702,6 +763,12 @@ def main() -> int:
         help="seconds updates to connections not to move may wait (default: intrigue serve's)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--census",
+        action="store_true",
+        help="count what one middle-generation collection of the server walks (mid-run; "
+        "that pass's figures include the count's own time)",
+    )
     parser.add_argument("--abuse", action="store_true", help="a quiet run, then under attack")
     parser.add_argument("--trickle", type=int, default=1100, help="--abuse: trickling requests")
     parser.add_argument("--deaf", type=int, default=2000, help="--abuse: spectators not reading")
