@@ -9,7 +9,9 @@ in the default thread pool, under the GIL) slowed every other table's moves a hu
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +104,40 @@ def test_idle_and_finished_tables_leave_memory_and_reload_when_opened(limited):
     wait_until(lambda: bots["id"] not in limited.hub.tables, "the finished table to be evicted")
     info = httpx.get(f"{limited.url}/api/tables/{bots['id']}", timeout=TIMEOUT).json()
     assert info["status"] == "over" and is_over({"view": info["view"]})
+
+
+FINISHED_SOON = {"evict_after": 600, "evict_finished_after": 0.3, "bot_delay": 0}
+
+
+@pytest.mark.parametrize("limited", [FINISHED_SOON], indirect=True)
+def test_a_finished_table_leaves_memory_long_before_an_idle_unfinished_one(limited):
+    """A busy server finishes games every second: their tables go after
+    ``evict_finished_after``, not the ten minutes an unfinished table nobody is at may wait."""
+    waiting = create_table(limited.url, seats=HUMANS)
+    finished = create_table(limited.url, seats=BOTS, options={"max_turns": 1})
+    wait_until(lambda: finished["id"] not in limited.hub.tables, "the finished table to go")
+    assert waiting["id"] in limited.hub.tables
+    info = httpx.get(f"{limited.url}/api/tables/{finished['id']}", timeout=TIMEOUT).json()
+    assert info["status"] == "over"  # reloaded from the database when asked for
+
+
+@pytest.mark.parametrize("limited", [FINISHED_SOON], indirect=True)
+def test_an_evicted_table_is_freed_without_the_garbage_collector(limited):
+    """Its clock and hints refer to it weakly, so no cycle keeps it (and its game) in memory
+    until a full collection, which in a busy server walked every table finished since."""
+    table = create_table(limited.url, seats=["human", *BOTS[1:]], options={"max_turns": 1})
+    player = Player(limited.ws_url, table["id"], table["links"][0]["token"])
+    player.sync()
+    play_until(player, is_over, first_action)
+    live = weakref.ref(limited.hub.tables[table["id"]])
+    game = weakref.ref(live().state)
+    gc.disable()
+    try:
+        player.close()
+        wait_until(lambda: table["id"] not in limited.hub.tables, "the finished table to go")
+        wait_until(lambda: live() is None and game() is None, "the table to be freed")
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize("limited", [{"evict_after": 0.3, "bot_delay": 0}], indirect=True)

@@ -56,7 +56,7 @@ def game_facts(state: State) -> GameFacts:
     """Steps, turns, first player and seat labels of a finished game, from public sources."""
     view = state.view(None)
     return GameFacts(
-        steps=len(state.history),
+        steps=state.actions_played,
         turns=_turns(state.game.id, view),
         first=first_player(state.events(None)),
         labels=seat_labels(state.game.id, view),

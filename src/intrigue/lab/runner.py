@@ -128,7 +128,7 @@ def _error_row(task: GameTask, state: State | None, exc: Exception) -> dict[str,
         "status": "error",
         "error": f"{type(exc).__name__}: {exc}",
         "traceback": traceback.format_exc(),
-        "steps": None if state is None else len(state.history),
+        "steps": None if state is None else state.actions_played,
         "record": None if state is None else state.record().to_json(),
     }
 

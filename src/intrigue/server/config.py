@@ -101,8 +101,13 @@ class Settings:
     max_open_tables: int = 0
     max_bot_tables: int = 0
     # Seconds a table stays in memory with no connection and nothing to do (finished, or no
-    # bot to move and no clock running) before it is evicted; it reloads when next opened.
+    # bot to move and no clock running) before it is evicted; it reloads when next opened
+    # (0: never). A finished table goes sooner, after ``evict_finished_after`` (0: as any
+    # other): its game changes no more, and a busy server finishes several games a second,
+    # whose tables would otherwise make every full collection of the garbage collector walk
+    # ten minutes' worth of finished games (docs/performance.md).
     evict_after: float = 600.0
+    evict_finished_after: float = 10.0
     # Host names the server answers for (empty: any; ``intrigue serve`` on a loopback address
     # allows only loopback names), page origins besides the server's own that may open a
     # WebSocket, and the largest HTTP request body (transport/guard.py).
@@ -139,6 +144,7 @@ LIMITS = (
     "max_open_tables",
     "max_bot_tables",
     "evict_after",
+    "evict_finished_after",
     "leave_timeout",
     "header_timeout",
     "body_timeout",

@@ -379,7 +379,7 @@ class Bus:
         ]
         moves, lines = await asyncio.to_thread(progress, self.hub.store, [t.id for t in tables])
         for table in tables:
-            if moves.get(table.id, 0) > len(table.state.history):
+            if moves.get(table.id, 0) > table.state.actions_played:
                 self.wake(table)
             if lines.get(table.id, 0) > last_line(table):
                 self._spawn(catch_up_chat(table))

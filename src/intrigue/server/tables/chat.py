@@ -161,7 +161,7 @@ class TableChat:
             return
         # The table lock orders lines with moves: a line is stored and delivered at one step.
         async with table.lock:
-            step = len(table.state.history)
+            step = table.state.actions_played
             try:
                 line = await asyncio.to_thread(
                     self.store.add_message,

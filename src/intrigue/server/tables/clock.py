@@ -305,7 +305,7 @@ class TableClock:
         """A move was stored (at ``created``): note it if the server made it for a human seat,
         and restart the clocks it concerns."""
         if auto:
-            self.notes.append(Note(before.log_length, len(before.history), seat, auto))
+            self.notes.append(Note(before.log_length, before.actions_played, seat, auto))
         restart_clocks(self.since, seat, before.to_move, after, created, self.per_turn)
 
     def auto_for(self, seat: int) -> str | None:

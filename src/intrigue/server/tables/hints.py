@@ -35,7 +35,7 @@ def hint_message(
 ) -> dict[str, Any]:
     """The hint for ``seat`` at the state's step (``action`` null: none to give, e.g. once the
     table's thinking budget is spent); the move's text is the one its button carries."""
-    message: dict[str, Any] = {"type": HINT, "step": len(state.history), "action": None}
+    message: dict[str, Any] = {"type": HINT, "step": state.actions_played, "action": None}
     if advice is not None:
         message["action"] = str(advice.action)
         message["text"] = action_text(state, advice.action, view)
@@ -103,7 +103,7 @@ class TableHints:
 
     def _current(self, seat: int | None) -> dict[str, Any] | None:
         hint = self.given.get(seat) if seat is not None else None
-        if hint is None or hint["step"] != len(self.table.state.history):
+        if hint is None or hint["step"] != self.table.state.actions_played:
             return None
         return hint
 

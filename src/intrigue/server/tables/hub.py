@@ -3,10 +3,10 @@
 A table lives in memory while it is played; the database is the truth, so the hub rebuilds any
 table by replaying its stored moves (at start-up for unfinished games, on demand for others).
 A table nobody is connected to and that has nothing to do (finished; or no bot to move and no
-clock running) is evicted from memory after ``Settings.evict_after`` seconds, and rebuilt the
-same way when next opened. Creation is capped: ``max_open_tables`` unfinished tables in memory,
-``max_bot_tables`` of them with no human seat (bots playing bots cost CPU and nobody watches
-them by necessity).
+clock running) is evicted from memory after ``Settings.evict_after`` seconds (a finished one
+after ``evict_finished_after``), and rebuilt the same way when next opened. Creation is capped:
+``max_open_tables`` unfinished tables in memory, ``max_bot_tables`` of them with no human seat
+(bots playing bots cost CPU and nobody watches them by necessity).
 """
 
 from __future__ import annotations
@@ -207,13 +207,20 @@ class Hub:
         """Whether ``table`` may leave memory: nobody connected, nothing happened for
         ``evict_after`` seconds, and nothing will happen by itself (finished; or no bot to
         move, no clock running and no other process relying on this replica)."""
-        if table.clients or now - table.touched < self.settings.evict_after:
+        if table.clients or now - table.touched < self._evict_after(table.state.is_over):
             return False
         if table.state.is_over:
             return True
         if self.bus is not None or table.clock.limit is not None:
             return False
         return not table.bots_to_move() and (table.bot_task is None or table.bot_task.done())
+
+    def _evict_after(self, finished: bool) -> float:
+        """Seconds an idle table stays in memory (finished: the shorter of the two settings)."""
+        settings = self.settings
+        if finished and settings.evict_finished_after > 0:
+            return min(settings.evict_after, settings.evict_finished_after)
+        return settings.evict_after
 
     async def evict_idle(self) -> list[str]:
         """Drop the idle tables from memory (they reload from the database when opened)."""
@@ -230,7 +237,7 @@ class Hub:
         return gone
 
     async def _sweep(self) -> None:
-        pause = min(max(self.settings.evict_after / 2, 0.05), 30.0)
+        pause = min(max(self._evict_after(finished=True) / 2, 0.05), 30.0)
         while True:
             await asyncio.sleep(pause)
             try:

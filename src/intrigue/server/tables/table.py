@@ -25,8 +25,9 @@ import functools
 import logging
 import secrets
 import time
+import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import intrigue
 from intrigue.bots import Bot, make_bot
@@ -51,7 +52,7 @@ from .chat import TableChat
 from .clock import TableClock
 from .connection import Client
 from .hints import TableHints
-from .interfaces import ScaleOut
+from .interfaces import ScaleOut, TableFace
 from .messages import ClientError, game_message
 from .pace import bot_pause, bot_speed
 from .seats import hash_token
@@ -123,9 +124,14 @@ class LiveTable:
         self.chat = TableChat(
             self.id, store, state.players, record.messages, bool(record.settings.get("reveal_chat"))
         )
-        self.clock = TableClock(self, record)  # time control, leavers and stand-in bots
+        # The clock and the hints refer to their table weakly: a table let go (evicted, or a
+        # server stopping) is then freed at once by reference counting. Through a cycle it
+        # waited for a full collection of the garbage collector, which in a busy server
+        # walked every finished table since the last one (docs/performance.md).
+        owner = cast(TableFace, weakref.proxy(self))
+        self.clock = TableClock(owner, record)  # time control, leavers and stand-in bots
         # A "First game": the seat's next move as the medium bot sees it (hints.py).
-        self.hints = TableHints(self, bool(record.settings.get("hints")))
+        self.hints = TableHints(owner, bool(record.settings.get("hints")))
         self.bus: ScaleOut | None = None  # scale-out: the link to other processes (set by the hub)
         self.touched = time.monotonic()  # the last connection, departure or move (eviction)
         # Updates owed to connections not to move are sent together this late (`_defer`).
@@ -145,7 +151,7 @@ class LiveTable:
             "status": OVER if state.is_over else PLAYING,
             "created": self.created.isoformat(),
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in self.seats.values()],
-            "step": len(state.history),
+            "step": state.actions_played,
             "to_move": list(state.to_move),
             "custom_deal": self.custom_deal,
             "bot_speed": self.bot_speed,
@@ -460,7 +466,7 @@ class LiveTable:
         The stored rows are played on clones, so a published state is never mutated (bots may be
         thinking about it), and the table's state changes once, after the last row.
         """
-        start = len(self.state.history)
+        start = self.state.actions_played
         missing = await asyncio.to_thread(actions_since, self.store, self.id, start)
         if not missing:
             return 0
@@ -514,7 +520,7 @@ class LiveTable:
         last: tuple[int, int] | None = None  # the seat that just moved, and the step after it
         try:
             while seats := self.bots_to_move():
-                same_turn = last == (seats[0], len(self.state.history))
+                same_turn = last == (seats[0], self.state.actions_played)
                 pause = bot_pause(self.bot_speed, self.settings.bot_delay, same_turn)
                 if pause > 0:
                     await asyncio.sleep(pause)
@@ -523,7 +529,7 @@ class LiveTable:
                     self.id, self.bots[seat], state, seat, self.bot_rngs[seat]
                 )
                 await self._play_bot_until_stored(state, seat, action)
-                last = (seat, len(self.state.history))
+                last = (seat, self.state.actions_played)
         except asyncio.CancelledError:
             raise
         except Exception:
