@@ -4,7 +4,9 @@ before its row is committed, and a refused row refuses only its own move."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -213,3 +215,64 @@ def test_a_failed_write_transaction_stores_nothing_and_frees_the_turn(tmp_path: 
     assert store.load("t9") is None
     store.append_action("t0", 0, 0, "pass", over=False)  # the turn was handed on
     assert store.load("t0").actions == [(0, "pass")]
+
+
+def test_sqlite_moves_are_stored_as_sqlalchemy_would_store_them(tmp_path: Path) -> None:
+    """SQLite's moves skip SQLAlchemy (`SqliteActionWrites`): the rows, their times and the
+    end of a table must read back exactly as rows written by SQLAlchemy's own statements."""
+    from sqlalchemy import insert, select, update
+
+    from intrigue.server.storage.db import ActionRow, aware
+
+    store = make_store(tmp_path, tables=4)
+    moment = datetime(2026, 11, 29, 3, 4, 5, 678901, tzinfo=UTC)
+    store.append_actions(
+        [
+            ActionWrite("t0", 0, 2, "vote:1", False, created=moment),
+            ActionWrite("t1", 0, 0, "pass", True, auto="clock", created=moment),
+        ]
+    )
+    with store.engine.begin() as connection:  # the same moves the SQLAlchemy way
+        connection.execute(
+            insert(ActionRow),
+            [
+                dict(table_id="t2", ordinal=0, seat=2, action="vote:1", created=moment, auto=None),
+                dict(table_id="t3", ordinal=0, seat=0, action="pass", created=moment, auto="clock"),
+            ],
+        )
+        connection.execute(update(TableRow).where(TableRow.id == "t3").values(status=OVER))
+    with store.engine.connect() as connection:
+        raw = connection.exec_driver_sql(
+            "SELECT table_id, ordinal, seat, action, created, auto FROM actions ORDER BY table_id"
+        ).all()
+        rows = connection.execute(select(ActionRow.created, TableRow.status).join(TableRow)).all()
+    assert [row[1:] for row in raw[:2]] == [row[1:] for row in raw[2:]]  # byte for byte
+    assert [(aware(created), status) for created, status in rows] == [
+        (moment, PLAYING), (moment, OVER), (moment, PLAYING), (moment, OVER)
+    ]  # fmt: skip
+    # A row already stored refuses the whole batch, as SQLAlchemy's error.
+    with pytest.raises(IntegrityError):
+        store.append_actions(
+            [ActionWrite("t2", 1, 0, "x", True), ActionWrite("t0", 0, 0, "again", False)]
+        )
+    assert store.load("t2").actions == [(2, "vote:1")] and store.load("t2").status == PLAYING
+    store.close()
+
+
+def test_a_locked_sqlite_database_refuses_moves_as_unavailable(tmp_path: Path) -> None:
+    """Another process holding SQLite's write lock past the busy timeout: the driver's error
+    comes out as SQLAlchemy's `OperationalError`, what the server answers as unavailable."""
+    store = make_store(tmp_path, tables=1)
+    store.close()
+    store = Store(f"sqlite:///{tmp_path / 'writer.sqlite3'}?timeout=0.05")
+    holder = sqlite3.connect(tmp_path / "writer.sqlite3")
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(OperationalError, match="locked"):
+            store.append_action("t0", 0, 0, "pass", over=False)
+    finally:
+        holder.rollback()
+        holder.close()
+    store.append_action("t0", 0, 0, "pass", over=False)  # the connection was given back clean
+    assert store.load("t0").actions == [(0, "pass")]
+    store.close()
