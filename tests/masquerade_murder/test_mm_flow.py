@@ -248,3 +248,32 @@ def test_five_players_only() -> None:
     for players in (4, 6):
         with pytest.raises(InvalidOption):
             GAME.new(players, 1)
+
+
+def test_night_events_are_logged_as_references_and_read_as_the_nights_records() -> None:
+    """A finished night's revelation and each seat's result are logged as numbers into the
+    state's records (no function object kept for the rest of the game, which the garbage
+    collector would walk), and read back as those records say, in clones too."""
+    import random
+
+    state = new_game(seed=11)
+    rng = random.Random(11)
+    clones = []
+    while not state.is_over and len(state.nights) < 4:
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        clones.append(state.clone())
+    assert len(state.nights) >= 2
+    for kind, data, _ in state._log_entries():
+        assert type(data) is dict or (kind in ("revelation", "result") and not callable(data))
+    for later in (state, clones[-1]):
+        for seat in SEATS:
+            results = [e for e in later.events(seat) if e["kind"] == "result"]
+            expected = [r.private(seat) for r in later.nights if r.active[seat]]
+            assert [
+                {k: v for k, v in e.items() if k not in ("kind", "private")} for e in results
+            ] == expected
+        revelations = [e for e in later.events(None) if e["kind"] == "revelation"]
+        assert [{k: v for k, v in e.items() if k != "kind"} for e in revelations] == [
+            r.public() for r in later.nights
+        ]

@@ -370,7 +370,7 @@ class State(ABC):
             self._check_seat(seat)
         build = self._lazy_payload
         return (
-            (kind, build(data) if callable(data) else data, to)
+            (kind, data if data.__class__ is dict else build(data), to)
             for kind, data, to in self._log_entries(since)
             if to is None or seat in to
         )
@@ -395,8 +395,9 @@ class State(ABC):
             self._log_folded = NOTHING_FOLDED
         self._log[3 * index : 3 * index + 3] = (kind, data, to)
 
-    def _lazy_payload(self, data: Callable[..., dict[str, Any]]) -> dict[str, Any]:
-        """The payload of an event logged by `_emit_lazy` (a game may hand it more)."""
+    def _lazy_payload(self, data: Any) -> dict[str, Any]:
+        """The payload of an event logged by `_emit_lazy`: by default ``data()``; a game that
+        logs references of its own (say numbers into its records) builds them here."""
         return data()
 
     @property
@@ -408,13 +409,15 @@ class State(ABC):
         # Flat, in Event's field order: logging sits on the hot path of every playout.
         self._log += (kind, data, to)
 
-    def _emit_lazy(
-        self, kind: str, to: tuple[int, ...] | None, data: Callable[[], dict[str, Any]]
-    ) -> None:
+    def _emit_lazy(self, kind: str, to: tuple[int, ...] | None, data: Any) -> None:
         """Log an event whose payload is built only when someone reads the log.
 
-        ``data`` must be a pure function of immutable values (e.g. a bound method of a frozen
-        record), so reading it later gives what it would have given now.
+        ``data`` is anything but a dict, turned into the payload by `_lazy_payload`: by
+        default a pure function of immutable values (e.g. a bound method of a frozen record),
+        so reading it later gives what it would have given now. A game may log something
+        lighter instead (numbers into records it keeps, resolved by its own `_lazy_payload`):
+        a log entry lives as long as the game, and a function object is one more thing the
+        garbage collector walks all that time.
         """
         self._log += (kind, data, to)
 

@@ -10,7 +10,6 @@ result, departures, and possibly the end of the game.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, NamedTuple
 
 from intrigue.engine import (
@@ -356,7 +355,7 @@ class MurderState(State):
         self.cards[seat] = card  # type: ignore[assignment]
         self.drawn += 1
         self._emit("drew", seat=seat)
-        self._emit("took", (seat,), card=card, pile=list(self.seen[seat]))  # type: ignore[arg-type]
+        self._emit("took", (seat,), card=card, pile=self.seen[seat])  # type: ignore[arg-type]
         if self.drawn == len(self.drawers):
             self._finish_draft()
 
@@ -480,15 +479,25 @@ class MurderState(State):
             tuple(departed),
         )
         self.nights.append(record)
-        # Payloads are built on demand: playouts resolve many nights that nobody reads.
-        self._emit_lazy("revelation", None, record.public)
+        # Payloads are built on demand: playouts resolve many nights that nobody reads. They
+        # are logged as plain numbers (`_lazy_payload`): a bound method or a partial per seat
+        # would be kept, and walked by the garbage collector, for the rest of the game.
+        night = len(self.nights) - 1
+        self._emit_lazy("revelation", None, night)
         for seat in range(PLAYERS):
             if self.active[seat]:
-                self._emit_lazy("result", (seat,), partial(record.private, seat))
+                self._emit_lazy("result", (seat,), (night, seat))
         for seat, how in departed:
             self.active[seat] = False
             self.fate[seat] = how
         self._check_end()
+
+    def _lazy_payload(self, data: Any) -> dict[str, Any]:
+        """A night's revelation (its index) or a seat's result of it ((index, seat))."""
+        if data.__class__ is int:
+            return self.nights[data].public()
+        night, seat = data
+        return self.nights[night].private(seat)
 
     def _seat_of(self, role: int) -> int:
         return self.roles.index(role)
