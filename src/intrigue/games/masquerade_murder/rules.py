@@ -93,20 +93,34 @@ class NightRecord(NamedTuple):
         }
 
 
+# One empty list for every empty field of the nights' JSON in shared views (which nobody
+# changes): that JSON is kept for the rest of the game, and most of its lists are empty (no
+# effect on a seat, nobody captured), each one more object for the garbage collector to walk.
+_EMPTY: list[Any] = []
+
+
+def _share_empty_lists(payload: dict[str, Any]) -> dict[str, Any]:
+    for key, value in payload.items():
+        if value.__class__ is list and not value:
+            payload[key] = _EMPTY
+    return payload
+
+
 class _NightJson:
-    """A finished night's public JSON, and each seat's private JSON once asked for."""
+    """A finished night's public JSON, and each seat's private JSON once asked for (for
+    shared views: read only)."""
 
     __slots__ = ("privates", "public", "record")
 
     def __init__(self, record: NightRecord) -> None:
         self.record = record
-        self.public = record.public()
+        self.public = _share_empty_lists(record.public())
         self.privates: list[dict[str, Any] | None] = [None] * len(record.active)
 
     def private(self, seat: int) -> dict[str, Any]:
         found = self.privates[seat]
         if found is None:
-            found = self.privates[seat] = self.record.private(seat)
+            found = self.privates[seat] = _share_empty_lists(self.record.private(seat))
         return found
 
 
