@@ -277,3 +277,18 @@ def test_night_events_are_logged_as_references_and_read_as_the_nights_records() 
         assert [{k: v for k, v in e.items() if k != "kind"} for e in revelations] == [
             r.public() for r in later.nights
         ]
+
+
+def test_views_own_their_night_lists_and_shared_views_share_the_empty_ones() -> None:
+    """`view` hands out lists its caller may change; `shared_view` (read only) lets every
+    night's empty fields share one list, so changing a view never changes another."""
+    state = new_game(seed=3)
+    quiet_nights(state, 2)
+    shared = [state.shared_view(seat)["you"]["results"][0]["effects"] for seat in SEATS]
+    assert all(effects == [] for effects in shared)
+    assert all(effects is shared[0] for effects in shared)  # one list, not one a seat
+    mine = state.view(0)
+    mine["you"]["results"][0]["effects"].append("poisoned")
+    mine["nights"][0]["captured"].append(4)
+    assert state.view(0) == state.shared_view(0) != mine
+    assert shared[0] == []
