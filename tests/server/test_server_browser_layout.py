@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server_driver import TIMEOUT, create_table, play_one_move
 
 PHONE = {"width": 390, "height": 844}
@@ -38,22 +39,40 @@ SMALL_TARGETS_JS = """() => [...document.querySelectorAll(
 })"""
 
 
+# What the page showed, for the message of a wait that timed out.
+PAGE_STATE_JS = """() => ({turn: document.body.dataset.turn, step: document.body.dataset.step,
+  prompt: document.querySelector('#prompt')?.textContent.trim().slice(0, 200),
+  board: !!document.querySelector('#board .zoom-box > svg'),
+  buttons: [...document.querySelectorAll('#actions > button.action')]
+    .map(b => b.textContent.trim()).slice(0, 8)})"""
+
+
 def open_mid_game(context: Any, web_server: Any, game: str, players: int, moves: int) -> Any:
-    """Seat 0's page (the others easy bots) after ``moves`` of its moves, on its turn."""
-    table = create_table(
-        web_server.url, game=game, players=players, seats=["human"] + ["easy"] * (players - 1)
-    )
-    page = context.new_page()
-    page.goto(table["links"][0]["url"])
-    page.wait_for_function("document.body.dataset.turn === 'yours'", timeout=TIMEOUT * 1000)
-    for _ in range(moves):
-        play_one_move(page)
-    page.wait_for_function(
-        "document.body.dataset.turn === 'yours'"
-        " && document.querySelector('#board .zoom-box > svg')",
-        timeout=TIMEOUT * 1000,
-    )
-    return page
+    """Seat 0's page (the others easy bots) after ``moves`` of its moves, on its turn. The
+    deal is random: a game over by then (the seat's moves are any legal ones) is dealt anew."""
+    for _ in range(3):
+        seats = ["human"] + ["easy"] * (players - 1)
+        table = create_table(web_server.url, game=game, players=players, seats=seats)
+        page = context.new_page()
+        page.goto(table["links"][0]["url"])
+        page.wait_for_function("document.body.dataset.turn === 'yours'", timeout=TIMEOUT * 1000)
+        for _ in range(moves):
+            play_one_move(page)
+        if page.evaluate("document.body.dataset.turn") == "over":
+            page.close()
+            continue
+        try:
+            page.wait_for_function(
+                "document.body.dataset.turn === 'yours'"
+                " && document.querySelector('#board .zoom-box > svg')",
+                timeout=TIMEOUT * 1000,
+            )
+        except PlaywrightTimeout as late:
+            raise AssertionError(
+                f"not the seat's turn with its board: {page.evaluate(PAGE_STATE_JS)}"
+            ) from late
+        return page
+    raise AssertionError("three games in a row were over before the seat's turn came again")
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
