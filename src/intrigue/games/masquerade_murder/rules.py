@@ -369,7 +369,7 @@ class MurderState(State):
         self.cards[seat] = card  # type: ignore[assignment]
         self.drawn += 1
         self._emit("drew", seat=seat)
-        self._emit("took", (seat,), card=card, pile=self.seen[seat])  # type: ignore[arg-type]
+        self._emit("took", (seat,), card=card, pile=list(self.seen[seat]))  # type: ignore[arg-type]
         if self.drawn == len(self.drawers):
             self._finish_draft()
 
