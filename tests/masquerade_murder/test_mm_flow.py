@@ -3,6 +3,8 @@ and every kind of illegal or invalid input (each leaving the state exactly as it
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from mm_helpers import (
     GAME,
@@ -254,8 +256,6 @@ def test_night_events_are_logged_as_references_and_read_as_the_nights_records() 
     """A finished night's revelation and each seat's result are logged as numbers into the
     state's records (no function object kept for the rest of the game, which the garbage
     collector would walk), and read back as those records say, in clones too."""
-    import random
-
     state = new_game(seed=11)
     rng = random.Random(11)
     clones = []

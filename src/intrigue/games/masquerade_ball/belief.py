@@ -364,7 +364,7 @@ class _Story:
             if log[q][0] == kind:
                 if skip == 0:
                     data = log[q][1]
-                    return q, data(self.state.rank) if callable(data) else data
+                    return q, data if data.__class__ is dict else self.state._lazy_payload(data)
                 skip -= 1
         raise DeadEnd
 
