@@ -29,7 +29,7 @@ from typing import Any
 from intrigue.engine import Action
 from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
 from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, VERDICTS
-from intrigue.games.masquerade_ball.rules import ATTACKING, IN_BALL
+from intrigue.games.masquerade_ball.rules import ATTACKING, DROP, IN_BALL, BallState
 
 from ..base import RandomSource
 from .valuation import per_seat_evaluation
@@ -56,27 +56,67 @@ ABILITY_CARDS = frozenset((1, 14, 2, 3, 4, 5, 6))  # worth redeeming when face u
 
 
 class _Reader:
-    """Facts about the position, read once from the view."""
+    """Facts about the position, read once: from the seat's view (`_Reader(view)`) or, on
+    every move of a search's rollouts, from a determinization as that view would show them
+    (`from_state`, which builds only the parts of the view a decision reads)."""
+
+    sides: list[dict[str, Any]]
+    _state: BallState  # a reader made by `from_state` reads it
 
     def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
         self.seat = view["seat"]
         self.four = view["players_board"] != 2  # the palace with a ballroom zone
         self.sides = view["sides"]
-        self.mine = {s["side"] for s in self.sides if s["controller"] == self.seat}
         self.playing = view["side_to_play"]
         self.board: dict[str, dict[str, Any]] = view["board"]
         self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
-        self.my_thrones = {sq for s in self.sides if s["side"] in self.mine for sq in s["thrones"]}
+        self.phase, self.repeats, self.delivering = (
+            view["phase"],
+            view["repeats"],
+            view["delivering"],
+        )
+        self.attacked_or_played = bool(view["pending"] or view["played"])
+        held = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
+        self._facts([(s["side"], s["controller"], s["thrones"]) for s in self.sides], held)
+
+    @classmethod
+    def from_state(cls, state: BallState, seat: int) -> _Reader:
+        """The reader of ``seat``'s view of ``state``, without building that view."""
+        r = cls.__new__(cls)
+        r._state = state
+        r.seat, r.four, r.playing = seat, state.players != 2, state.ent
+        r.board = state._board_view(seat)
+        r.ballroom = state._card_views(state.ball, seat) if state.zone else []
+        r.phase, r.repeats = state.phase, state.repeats
+        r.delivering = state._name_of(state.delivering) if state.phase == DROP else None
+        r.attacked_or_played = bool(state.pending or state.played)
+        players, names = state.players, state.geo.names
+        held = {k % players for k, on in enumerate(state.holding) if on and k // players == seat}
+        sides = [
+            (e, state.ctrl[e], [names[sq] for sq in state.geo.thrones[e]]) for e in range(players)
+        ]
+        r._facts(sides, held)
+        return r
+
+    @functools.cached_property
+    def sides(self) -> list[dict[str, Any]]:  # type: ignore[no-redef]
+        """The view's ``sides`` (a reader from a view has them; one from a state builds them
+        only when a decision reads them)."""
+        state = self._state
+        return [state._side_view(e, self.seat, full=False) for e in range(state.players)]
+
+    def _facts(self, sides: list[tuple[int, int, list[str]]], held: set[int]) -> None:
+        """Whose the sides and thrones are, from each side's (side, controller, thrones) and the
+        sides whose thrones the seat holds (the view's ``holding``)."""
+        self.mine = {e for e, controller, _ in sides if controller == self.seat}
+        self.my_thrones = {sq for e, _, thrones in sides if e in self.mine for sq in thrones}
         self.enemy_thrones = frozenset(
             sq
-            for s in self.sides
-            if s["side"] not in self.mine and s["controller"] >= 0
-            for sq in s["thrones"]
+            for e, controller, thrones in sides
+            if e not in self.mine and controller >= 0
+            for sq in thrones
         )
-        self.attacked = {p["to"] for p in view["pending"]}
-        self.holds = self._holds(view)
-        self.unseen = self._unseen_by_suit()
+        self.holds = self._holds(sides, held)
 
     def card(self, place: str) -> dict[str, Any] | None:
         if place in self.board:
@@ -91,24 +131,35 @@ class _Reader:
     def is_mine(self, card: dict[str, Any]) -> bool:
         return card["side"] in self.mine
 
-    def _holds(self, view: dict[str, Any]) -> set[str]:
+    def acted(self) -> bool:
+        """Whether a card moved, attacked or was played this turn (the position has changed)."""
+        return self.attacked_or_played or any(card.get("moved") for card in self.board.values())
+
+    def _holds(self, sides: list[tuple[int, int, list[str]]], held: set[int]) -> set[str]:
         """The enemy thrones where a card of ours has stood since our last turn, its side's
         thrones still free of that side's cards: ending the turn so wins (MB-20) or conquers."""
-        sides = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
         holds: set[str] = set()
-        for side in self.sides:
-            if side["side"] not in sides:
+        for e, _, thrones in sides:
+            if e not in held:
                 continue
-            cards = [self.board.get(sq) for sq in side["thrones"]]
-            if any(c is not None and c["side"] == side["side"] for c in cards):
+            cards = [self.board.get(sq) for sq in thrones]
+            if any(c is not None and c["side"] == e for c in cards):
                 continue
-            holds |= {
-                sq for sq, c in zip(side["thrones"], cards, strict=True) if c and self.is_mine(c)
-            }
+            holds |= {sq for sq, c in zip(thrones, cards, strict=True) if c and self.is_mine(c)}
         return holds
 
-    def _unseen_by_suit(self) -> dict[str, list[int]]:
-        """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one)."""
+    @functools.cached_property
+    def intruders(self) -> frozenset[str]:
+        """Our thrones an enemy card stands on."""
+        board = self.board
+        return frozenset(
+            sq for sq in self.my_thrones if (c := board.get(sq)) and c["side"] not in self.mine
+        )
+
+    @functools.cached_property
+    def unseen(self) -> dict[str, list[int]]:
+        """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one);
+        worked out only when an attack on an unknown card is weighed."""
         seen: dict[str, list[int]] = {s["suit"]: [] for s in self.sides}
         for card in [*self.board.values(), *self.ballroom]:
             if card["rank"] is not None:
@@ -219,12 +270,28 @@ def _move_score(r: _Reader, src: str, dst: str) -> float:
     return score
 
 
-def _reach(r: _Reader, place: str, rank: int) -> list[str]:
+def _reach(r: _Reader, place: str, rank: int) -> tuple[str, ...]:
     """Two players: the squares a known card could move to (its pip map and ascension links)."""
-    if r.four or place not in TWO.index:
-        return []
+    if r.four:
+        return ()
+    return _two_player_reach(place, rank)
+
+
+@functools.lru_cache(maxsize=1024)
+def _two_player_reach(place: str, rank: int) -> tuple[str, ...]:
+    if place not in TWO.index:
+        return ()
     table = TWO.tables[pattern_name(rank)]
-    return [TWO.names[d] for d in table.direct[TWO.index[place]]]
+    return tuple(TWO.names[d] for d in table.direct[TWO.index[place]])
+
+
+@functools.lru_cache(maxsize=256)
+def _two_player_near(place: str, rank: int | None) -> frozenset[str]:
+    """Two players: the squares next to ``place`` and, for a known card, those it reaches."""
+    near = {TWO.names[d] for d in TWO.links[TWO.index[place]]}
+    if rank is not None:
+        near.update(_two_player_reach(place, rank))
+    return frozenset(near)
 
 
 def _inspect_score(r: _Reader, place: str) -> float:
@@ -243,13 +310,14 @@ def _inspect_score(r: _Reader, place: str) -> float:
                     score += 5.0
             elif not r.is_mine(other):
                 score += max(0.0, 0.5 * _attack_score(r, card, dst, other))
-    intruders = [sq for sq in r.my_thrones if (c := r.board.get(sq)) and not r.is_mine(c)]
-    if intruders and not r.four and place in TWO.index:
-        near = {TWO.names[d] for d in TWO.links[TWO.index[place]]}
-        if rank is not None:
-            near |= set(_reach(r, place, rank))
-        if near & set(intruders):
-            score += 4.0
+    intruders = r.intruders
+    if (
+        intruders
+        and not r.four
+        and place in TWO.index
+        and _two_player_near(place, rank) & intruders
+    ):
+        score += 4.0
     if place in r.my_thrones:
         score -= 0.5
     if place in r.holds:
@@ -283,7 +351,7 @@ def _ability_score(r: _Reader, action: Action) -> float:
         near = r.distance(arg) >= 3 or arg in r.my_thrones
         return 1.5 + (1.0 if near else 0.0)
     if verb == "deliver":
-        intruders = [sq for sq in r.my_thrones if (c := r.board.get(sq)) and not r.is_mine(c)]
+        intruders = r.intruders
         rank = _rank(card)
         if intruders and rank is not None and VALUE[rank] >= 4.5:
             return 4.0
@@ -293,7 +361,7 @@ def _ability_score(r: _Reader, action: Action) -> float:
 
 def _drop_score(r: _Reader, dst: str) -> float:
     target = r.card(dst)
-    delivered = r.card(r.view["delivering"] or "")
+    delivered = r.card(r.delivering or "")
     if target is not None and delivered is not None and not r.is_mine(target):
         return _attack_score(r, delivered, dst, target)
     if dst in r.my_thrones:
@@ -346,7 +414,11 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
 
     In the seed's order an ability ends the movement of the cards acting so far (MB-52), so
     while a move is worth making, it comes before any ability."""
-    reader = _Reader(view)
+    return _decide(_Reader(view), legal_actions, rng)
+
+
+def _decide(reader: _Reader, legal_actions: list[Action], rng: RandomSource) -> Action:
+    """`choose` on a reader of the position."""
     scored = [(_score(reader, a), a) for a in legal_actions]
     best_move = max((s for s, a in scored if a.verb in MOVE_VERBS), default=0.0)
     if best_move > 0:
@@ -354,23 +426,15 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
         scored = [(min(s, later) if a.verb in ABILITY_VERBS else s, a) for s, a in scored]
     best = max(s for s, _ in scored)
     top = [a for s, a in scored if s >= best - 1e-9]
-    if view["repeats"] and view["phase"] == "main" and not _acted(view):
-        top = _another_way(scored, best, view["repeats"]) or top
+    if reader.repeats and reader.phase == "main" and not reader.acted():
+        top = _another_way(scored, best, reader.repeats) or top
     return top[rng.randrange(len(top))]
 
 
 def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
-    """`choose` for ``seat`` in a determinization, from the parts of its view a decision reads
-    (the game's `essentials`), which saves building the texts of the view on every move of a
-    rollout."""
-    return choose(state.essentials(seat), legal, rng)
-
-
-def _acted(view: dict[str, Any]) -> bool:
-    """Whether a card moved, attacked or was played this turn (the position has changed)."""
-    return bool(view["pending"] or view["played"]) or any(
-        card.get("moved") for card in view["board"].values()
-    )
+    """`choose` for ``seat`` in a determinization, reading the state as the seat's view shows
+    it (`_Reader.from_state`), which saves building that view on every move of a rollout."""
+    return _decide(_Reader.from_state(state, seat), legal, rng)
 
 
 def _another_way(scored: list[tuple[float, Action]], best: float, repeats: int) -> list[Action]:

@@ -1445,36 +1445,40 @@ class BallState(State):
         rollouts read it many times a second, so it is built without the rest."""
         return {"seat": seat, **self._view(seat, full=False)}
 
-    def _view(self, seat: int | None, full: bool = True) -> dict[str, Any]:
+    def _board_view(self, seat: int | None) -> dict[str, dict[str, Any]]:
+        """The view's ``board``: each occupied square's name and the card seen there."""
         names = self.geo.names
         squares = [sq for sq, cid in enumerate(self.board) if cid != EMPTY]
         shown = self._card_views([self.board[sq] for sq in squares], seat)
-        board = {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
+        return {names[sq]: card for sq, card in zip(squares, shown, strict=True)}
+
+    def _side_view(self, e: int, seat: int | None, full: bool = True) -> dict[str, Any]:
+        """Side ``e`` of the view's ``sides``: its suit, controller, piles and thrones."""
+        mine = seat is not None and self.ctrl[e] == seat
+        side = {
+            "side": e,
+            "suit": self.suits[e],
+            "controller": self.ctrl[e],
+            "hand": self._pile_view(self.hand[e], seat, mine),
+            "prison": self._pile_view(self.prison[e], seat, mine),
+            "prisoners_of": [self.owner[c] for c in self.prison[e]],
+            "graveyard": self._pile_view(self.grave[e], seat, mine),
+            "thrones": [self.geo.names[sq] for sq in self.geo.thrones[e]],
+        }
+        if full:
+            side["name"] = self._side(e)
+            side["graveyard_of"] = [c // CARDS for c in self.grave[e]]
+        return side
+
+    def _view(self, seat: int | None, full: bool = True) -> dict[str, Any]:
         attackers = self._card_views([a for a, _, _ in self.pending], seat)
-        sides = []
-        for e in range(self.players):
-            mine = seat is not None and self.ctrl[e] == seat
-            side = {
-                "side": e,
-                "suit": self.suits[e],
-                "controller": self.ctrl[e],
-                "hand": self._pile_view(self.hand[e], seat, mine),
-                "prison": self._pile_view(self.prison[e], seat, mine),
-                "prisoners_of": [self.owner[c] for c in self.prison[e]],
-                "graveyard": self._pile_view(self.grave[e], seat, mine),
-                "thrones": [names[sq] for sq in self.geo.thrones[e]],
-            }
-            if full:
-                side["name"] = self._side(e)
-                side["graveyard_of"] = [c // CARDS for c in self.grave[e]]
-            sides.append(side)
         view = {
             "players_board": self.players,
             "phase": self.phase,
             "side_to_play": self.ent,
-            "board": board,
+            "board": self._board_view(seat),
             "ballroom": self._card_views(self.ball, seat) if self.zone else None,
-            "sides": sides,
+            "sides": [self._side_view(e, seat, full) for e in range(self.players)],
             "pending": [
                 {"attacker": attacker, "from": o, "to": self._name_of(d)}
                 for attacker, (_, d, o) in zip(attackers, self.pending, strict=True)
