@@ -9,6 +9,7 @@ import pytest
 import intrigue
 from intrigue.bots import make_bot
 from intrigue.bots.heuristic import policy_for
+from intrigue.bots.heuristics import masquerade_ball as ball
 from intrigue.bots.heuristics.masquerade_ball import choose
 from intrigue.bots.match import bot_move
 from intrigue.engine import Rng
@@ -141,3 +142,25 @@ def test_keeps_an_enemy_throne_it_has_held_since_its_last_turn():
         assert decide(turn, seed) == "end"
         turn.apply(1, "end")
         assert turn.is_over and turn.outcome.winners == (1,)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_shortlist_puts_the_policy_move_first_then_the_rest_by_score(players: int) -> None:
+    """The search's ``width`` keeps the shortlist's first moves: the policy's own move (for
+    the same generator), then every other legal move, best scored first."""
+    state = GAME.new(players, seed=11, max_turns=200)
+    rng = random.Random(11)
+    checked = 0
+    while not state.is_over and checked < 60:
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 2:
+            ranked = ball.shortlist(state, seat, legal, Rng(checked))
+            assert sorted(map(str, ranked)) == sorted(map(str, legal))
+            assert ranked[0] == ball.rollout_policy(state, seat, legal, Rng(checked))
+            worth = {a: s for s, a in ball._scores(ball._Reader(state.view(seat)), legal)}
+            rest = [worth[a] for a in ranked[1:]]
+            assert rest == sorted(rest, reverse=True)
+            checked += 1
+        state.apply(seat, ball.rollout_policy(state, seat, legal, Rng(rng.getrandbits(64))))
+    assert checked == 60

@@ -419,11 +419,22 @@ def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource)
 
 def _decide(reader: _Reader, legal_actions: list[Action], rng: RandomSource) -> Action:
     """`choose` on a reader of the position."""
+    return _pick(reader, _scores(reader, legal_actions), rng)
+
+
+def _scores(reader: _Reader, legal_actions: list[Action]) -> list[tuple[float, Action]]:
+    """Each legal action with its score, abilities after the moves worth making (MB-52)."""
     scored = [(_score(reader, a), a) for a in legal_actions]
     best_move = max((s for s, a in scored if a.verb in MOVE_VERBS), default=0.0)
     if best_move > 0:
         later = best_move - 0.01
         scored = [(min(s, later) if a.verb in ABILITY_VERBS else s, a) for s, a in scored]
+    return scored
+
+
+def _pick(reader: _Reader, scored: list[tuple[float, Action]], rng: RandomSource) -> Action:
+    """The best scored action, ties at random; at a position that came round before, another
+    nearly as good (`_another_way`)."""
     best = max(s for s, _ in scored)
     top = [a for s, a in scored if s >= best - 1e-9]
     if reader.repeats and reader.phase == "main" and not reader.acted():
@@ -435,6 +446,20 @@ def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource
     """`choose` for ``seat`` in a determinization, reading the state as the seat's view shows
     it (`_Reader.from_state`), which saves building that view on every move of a rollout."""
     return _decide(_Reader.from_state(state, seat), legal, rng)
+
+
+def shortlist(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> list[Action]:
+    """``legal`` ranked for ``seat`` in a determinization: the policy's move first (drawn as
+    `rollout_policy` draws it), then the others by the heuristic's score, ties in random
+    order; the search's ``width`` keeps the first few at its own decisions."""
+    reader = _Reader.from_state(state, seat)
+    scored = _scores(reader, legal)
+    first = _pick(reader, scored, rng)
+    worth = {a: s for s, a in scored}
+    order = list(legal)
+    rng.shuffle(order)
+    order.sort(key=lambda a: (a != first, -worth[a]))
+    return order
 
 
 def _another_way(scored: list[tuple[float, Action]], best: float, repeats: int) -> list[Action]:
