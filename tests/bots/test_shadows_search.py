@@ -63,9 +63,9 @@ def test_a_width_keeps_our_decisions_on_the_shortlist(width: int) -> None:
     search = _Search(ISMCTSBot(width=width), search_hooks(GAME), seat, random.Random(1))
     for n in range(40):
         search.iterate(state.determinize(seat, Rng(n)))
-    hint, considered = search.root_hint
-    assert len(considered) == width and hint == considered[0]
-    assert set(search.root.children) == set(considered)
+    hint, ranked = search.root_hint
+    assert hint == ranked[0] and len(ranked) == len(state.legal_actions(seat))
+    assert set(search.root.children) == set(ranked[:width])
 
 
 def test_width_zero_searches_every_legal_move() -> None:
@@ -123,3 +123,29 @@ def test_searching_with_the_belief_samples_the_true_noble_more_often() -> None:
     # The claims leave the other clan three Nobles and it harmed one of them four times:
     # samples giving it that one all but vanish, the two it spared share their place.
     assert truth(believing) >= truth(plain) + 5
+
+
+def test_widening_adds_the_shortlist_moves_in_order_as_visits_grow() -> None:
+    """``widen``: the root compares ``width + floor(widen * sqrt(visits))`` moves, the
+    shortlist's best first; without it, ``width`` moves however many the visits."""
+    state = medium_game(5, 62)
+    seat = state.to_move[0]
+    legal = state.legal_actions(seat)
+    assert len(legal) > 6
+    search = _Search(ISMCTSBot(width=2, widen=0.5), search_hooks(GAME), seat, random.Random(1))
+    for n in range(16):  # after 16 passes: 2 + floor(0.5 * sqrt(15)) = 3 moves
+        search.iterate(state.determinize(seat, Rng(n)))
+    _, ranked = search.root_hint
+    assert set(search.root.children) == set(ranked[:3])
+    for n in range(16, 100):  # 2 + floor(0.5 * sqrt(99)) = 6
+        search.iterate(state.determinize(seat, Rng(n)))
+    assert set(search.root.children) == set(ranked[:6])
+    narrow = _Search(ISMCTSBot(width=2), search_hooks(GAME), seat, random.Random(1))
+    for n in range(100):
+        narrow.iterate(state.determinize(seat, Rng(n)))
+    assert set(narrow.root.children) == set(narrow.root_hint[1][:2])
+
+
+def test_a_negative_widen_is_refused() -> None:
+    with pytest.raises(ValueError, match="widen"):
+        ISMCTSBot(widen=-1)

@@ -39,6 +39,10 @@ Two more parameters shape the search:
   ``width`` moves (the game's ``shortlist`` hook ranks them; 0: every legal move). With
   20-40 legal moves and a few hundred iterations every move gets a handful of noisy samples;
   a shortlist spends them on the moves worth comparing.
+* ``widen``: with a ``width``, the moves considered at one of our decisions grow with the
+  visits it has had, ``width + floor(widen * sqrt(visits))`` of the shortlist (progressive
+  widening): a node visited often comes to compare every move, one visited rarely the
+  policy's few best. 0: ``width`` moves always.
 * ``reuse``: each determinization serves this many iterations, each on its own copy with a
   fresh seed for the future chance. Every iteration still plays a sample drawn by
   ``State.determinize`` (so exactly as likely a world as before, and nothing the seat cannot
@@ -117,6 +121,7 @@ class ISMCTSBot:
         reuse: int | None = None,
         contempt: float | None = None,
         width: int | None = None,
+        widen: float | None = None,
         rollout_limit: int = 1000,
         cap: float | None = None,
     ) -> None:
@@ -140,6 +145,9 @@ class ISMCTSBot:
         if width is not None and (not isinstance(width, int) or width < 0):
             raise ValueError(f"width must be a whole number of at least 0, not {width!r}")
         self.width = width
+        if widen is not None and not widen >= 0:
+            raise ValueError(f"widen must be a number of at least 0, not {widen!r}")
+        self.widen = widen
         self.rollout_limit = rollout_limit
         if cap is not None and not cap > 0:
             raise ValueError(f"cap must be a number of seconds above 0, not {cap!r}")
@@ -253,10 +261,13 @@ class _Search:
         self.belief = hooks.belief if guided else None
         self.width = int(pick("width", bot.width, 0)) if guided else 0
         self.shortlist = hooks.shortlist if self.width and self.bias > 0.0 else None
+        self.widen = float(pick("widen", bot.widen, 0.0))
+        self.passes = 0  # iterations so far: the root's visits
         self.root_hint: Any = _UNSET
         self.limit = bot.rollout_limit
 
     def iterate(self, state: State) -> None:
+        self.passes += 1
         loops = state.repetitions
         path = self._select_and_expand(state)
         returns = self._rollout(state)
@@ -303,16 +314,30 @@ class _Search:
         return best if gain > self.margin * math.sqrt(top.spread() + ours.spread()) else default
 
     def _hint(
-        self, state: State, mover: int, legal: list[Action]
+        self, state: State, mover: int, legal: list[Action], visits: int
     ) -> tuple[Action | None, list[Action]]:
         """The rollout policy's move here, which the tree tries first and favours, and the
-        moves the tree considers (the policy's first ``width`` with a shortlist, else all)."""
+        moves the tree considers (with a shortlist the policy's first ``width``, more with
+        ``widen`` as ``visits`` grow; else all)."""
+        hint, ranked = self._ranking(state, mover, legal)
+        return hint, self._considered(ranked, visits)
+
+    def _ranking(
+        self, state: State, mover: int, legal: list[Action]
+    ) -> tuple[Action | None, list[Action]]:
+        """The policy's move and the legal moves, ranked by the shortlist if there is one."""
         if self.policy is None or self.bias <= 0.0 or len(legal) < 2:
             return None, legal
         if self.shortlist is not None and len(legal) > self.width:
-            ranked = self.shortlist(state, mover, legal, self.rng)[: self.width]
+            ranked = self.shortlist(state, mover, legal, self.rng)
             return ranked[0], ranked
         return self.policy(state, mover, legal, self.rng), legal
+
+    def _considered(self, ranked: list[Action], visits: int) -> list[Action]:
+        """The first moves of a shortlist's ``ranked`` that the tree compares after ``visits``."""
+        if self.shortlist is None or len(ranked) <= self.width:
+            return ranked
+        return ranked[: self.width + int(self.widen * math.sqrt(visits))]
 
     def _select_and_expand(self, state: State) -> list[_Node]:
         path: list[_Node] = []
@@ -331,10 +356,11 @@ class _Search:
             if node is self.root:
                 # Our own move at the root reads only our view, the same in every sample.
                 if self.root_hint is _UNSET:
-                    self.root_hint = self._hint(state, mover, legal)
-                hint, legal = self.root_hint
+                    self.root_hint = self._ranking(state, mover, legal)
+                hint, ranked = self.root_hint
+                legal = self._considered(ranked, self.passes - 1)
             else:
-                hint, legal = self._hint(state, mover, legal)
+                hint, legal = self._hint(state, mover, legal, node.visits)
             children = node.children
             untried = []
             best_action, best, best_score = None, None, -1.0
