@@ -35,13 +35,18 @@ MAX_TURNS = {
 
 
 def position(
-    game_id: str, seed: int, moves: tuple[int, int] = (5, 80), max_turns: int | None = -1
+    game_id: str,
+    seed: int,
+    moves: tuple[int, int] = (5, 80),
+    max_turns: int | None = -1,
+    players: int | None = None,
 ) -> State:
     """A position with a real choice, reached by ``moves`` (a range) of seeded heuristic and
-    random play; ``max_turns`` -1 is the arena's cap, None the game's own."""
+    random play; ``max_turns`` -1 is the arena's cap, None the game's own; ``players`` None:
+    the fewest."""
     game = intrigue.load(game_id)
     cap = MAX_TURNS.get(game_id, 60) if max_turns == -1 else max_turns
-    state = game.new(None, seed, max_turns=cap)
+    state = game.new(players, seed, max_turns=cap)
     rng = random.Random(seed)
     policy = policy_for(game_id)
     for _ in range(rng.randrange(*moves)):
@@ -54,7 +59,7 @@ def position(
         else:
             state.apply(seat, policy(state.view(seat), legal, Rng(seed)))
     if state.is_over or len(state.legal_actions(state.to_move[0])) < 2:
-        return position(game_id, seed + 1000, moves, max_turns)
+        return position(game_id, seed + 1000, moves, max_turns, players)
     return state
 
 
