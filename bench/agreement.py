@@ -35,7 +35,7 @@ from typing import Any
 from intrigue.bots import make_bot
 from intrigue.bots.ismcts import ISMCTSBot, _Search
 from intrigue.engine import Action, Rng, State
-from ismcts import position  # bench/ismcts.py, beside this script
+from ismcts import add_moves_argument, position  # bench/ismcts.py, beside this script
 
 
 def reference_search(
@@ -131,10 +131,7 @@ def main() -> None:
     parser.add_argument("--reference", default="ismcts:iterations=3200", help="the long search")
     parser.add_argument("--bots", default="hard", help="comma-separated bot specs to score")
     parser.add_argument("--again", action="store_true", help="score a second reference too")
-    parser.add_argument(
-        "--moves", type=int, nargs=2, default=(5, 80), metavar=("LO", "HI"),
-        help="moves played before a position: a seeded number in [LO, HI) (default 5 80)",
-    )  # fmt: skip
+    add_moves_argument(parser)
     parser.add_argument("--progress", action="store_true", help="a line per position")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()

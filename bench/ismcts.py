@@ -107,16 +107,21 @@ def measure(
     }
 
 
+def add_moves_argument(parser: argparse.ArgumentParser) -> None:
+    """``--moves LO HI``: how far into a game `position` goes."""
+    parser.add_argument(
+        "--moves", type=int, nargs=2, default=(5, 80), metavar=("LO", "HI"),
+        help="moves played before a decision: a seeded number in [LO, HI) (default 5 80)",
+    )  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="game id (default: every game)")
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--bot", default="hard", help="bot name with settings (default hard)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument(
-        "--moves", type=int, nargs=2, default=(5, 80), metavar=("LO", "HI"),
-        help="moves played before a decision: a seeded number in [LO, HI) (default 5 80)",
-    )  # fmt: skip
+    add_moves_argument(parser)
     parser.add_argument(
         "--max-turns", type=int, default=-1,
         help="the games' cap (default: the arena's; 0: the game's own length)",
