@@ -15,6 +15,10 @@ the same view, and is scored by
   bot played (0 when they agree; a move the reference never tried counts as its worst tried);
 * **CPU**: the bot's median CPU seconds a decision, so settings are compared at equal cost.
 
+Each bot's regret is also given minus the first bot's, position by position (the paired
+difference, with its own interval), which separates settings far better than the two
+intervals apart.
+
 ``--again`` runs a second reference search with another seed and scores it as a bot: the
 agreement one can hope for, given the reference's own noise. A reference is itself a search
 of the same family (same rollouts and evaluation): the scores measure how well a bot spends a
@@ -110,6 +114,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "reference": args.reference,
         "bots": {},
     }
+    first = [r for _, r, _ in rows[names[0]]]
     for name in names:
         agree = [float(a) for a, _, _ in rows[name]]
         regret = [r for _, r, _ in rows[name]]
@@ -117,6 +122,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report["bots"][name] = {
             "agreement": interval(agree),
             "regret": interval(regret),
+            # paired, position by position: far tighter than the two intervals apart
+            "regret_minus_first": interval([r - f for r, f in zip(regret, first, strict=True)]),
+            "regrets": regret,
             "cpu_median": statistics.median(cpu) if cpu else None,
         }
     return report
@@ -143,11 +151,11 @@ def main() -> None:
         f"{args.game}, {args.positions} positions, reference {args.reference}"
         f" (agreement and regret: mean ± 95% half-width)"
     )
-    print(f"{'bot':44} {'agreement':>16} {'regret':>18} {'cpu s':>7}")
+    print(f"{'bot':40} {'agreement':>16} {'regret':>17} {'minus the first':>18} {'cpu s':>6}")
     for name, r in report["bots"].items():
-        (a, da), (g, dg), cpu = r["agreement"], r["regret"], r["cpu_median"]
-        cpu_text = "-" if cpu is None else f"{cpu:.3f}"
-        print(f"{name:44} {a:8.1%} ± {da:5.1%} {g:9.4f} ± {dg:6.4f} {cpu_text:>7}")
+        (a, da), (g, dg), (d, dd) = r["agreement"], r["regret"], r["regret_minus_first"]
+        cpu = "-" if r["cpu_median"] is None else f"{r['cpu_median']:.3f}"
+        print(f"{name:40} {a:8.1%} ± {da:5.1%} {g:8.4f} ± {dg:.4f} {d:+8.4f} ± {dd:.4f} {cpu:>6}")
 
 
 if __name__ == "__main__":
