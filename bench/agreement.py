@@ -24,6 +24,10 @@ agreement one can hope for, given the reference's own noise. A reference is itse
 of the same family (same rollouts and evaluation): the scores measure how well a bot spends a
 short budget on the question the long search answers, which is what more search improves
 where more search helps (docs/bots.md). They rank settings for a match; they do not replace it.
+The regret reads the reference's *mean* result of a move, which is unfair to a move that
+postpones without spoiling (a draw, an item played before the first action): its best line
+lies a level deeper among more children, and the mean over them, exploration included, is
+lower. Look at a large regret before believing it (docs/bots.md has two such positions).
 """
 
 from __future__ import annotations
