@@ -42,6 +42,7 @@ from typing import Any
 
 from intrigue.bots import make_bot
 from intrigue.bots.ismcts import ISMCTSBot, _Search
+from intrigue.bots.match import bot_move
 from intrigue.engine import Action, Rng, State
 from ismcts import add_moves_argument, position  # bench/ismcts.py, beside this script
 
@@ -78,9 +79,7 @@ def bot_decision(spec: str, state: State, seat: int, seed: int) -> tuple[Action,
     bot = make_bot(spec)
     view, legal = state.view(seat), state.legal_actions(seat)
     started = time.process_time()
-    action = bot.choose(  # type: ignore[call-arg]
-        view, legal, Rng(seed), sampler=lambda r: state.determinize(seat, r)
-    )
+    action = bot_move(bot, state, seat, Rng(seed), view=view, legal=legal)
     return action, time.process_time() - started
 
 
