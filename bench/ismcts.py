@@ -69,11 +69,12 @@ def measure(
     bot_name: str,
     moves: tuple[int, int] = (5, 80),
     max_turns: int | None = -1,
+    players: int | None = None,
 ) -> dict[str, float]:
     wall, cpu, counts, samples, depths = [], [], [], [], []
     sampling = [0.0]
     for seed in range(decisions):
-        state = position(game_id, seed, moves, max_turns)
+        state = position(game_id, seed, moves, max_turns, players)
         depths.append(state.actions_played)
         seat = state.to_move[0]
         bot = make_bot(bot_name)
@@ -119,6 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="game id (default: every game)")
     parser.add_argument("--decisions", type=int, default=20)
+    parser.add_argument("--players", type=int, help="number of players (default: the fewest)")
     parser.add_argument("--bot", default="hard", help="bot name with settings (default hard)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_moves_argument(parser)
@@ -129,11 +131,15 @@ def main() -> None:
     args = parser.parse_args()
     cap = None if args.max_turns == 0 else args.max_turns
     moves = (args.moves[0], args.moves[1])
-    results = {g: measure(g, args.decisions, args.bot, moves, cap) for g in args.game or game_ids()}
+    results = {
+        g: measure(g, args.decisions, args.bot, moves, cap, args.players)
+        for g in args.game or game_ids()
+    }
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{args.bot}, {args.decisions} decisions per game, {moves[0]}-{moves[1]} moves in")
+    players = "" if args.players is None else f", {args.players} players"
+    print(f"{args.bot}, {args.decisions} decisions per game{players}, {moves[0]}-{moves[1]} in")
     print(
         f"{'game':24} {'it/s':>7} {'it/cpu s':>9} {'median':>8} {'max':>7}"
         f" {'median cpu':>11} {'max cpu':>8} {'samples':>8} {'sampling':>9} {'moves in':>9}"
