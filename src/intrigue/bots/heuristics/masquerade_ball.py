@@ -70,11 +70,8 @@ class _Reader:
         self.playing = view["side_to_play"]
         self.board: dict[str, dict[str, Any]] = view["board"]
         self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
-        self.phase, self.repeats, self.delivering = (
-            view["phase"],
-            view["repeats"],
-            view["delivering"],
-        )
+        self.phase, self.repeats = view["phase"], view["repeats"]
+        self.delivering = view["delivering"]
         self.attacked_or_played = bool(view["pending"] or view["played"])
         held = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
         self._facts([(s["side"], s["controller"], s["thrones"]) for s in self.sides], held)
