@@ -164,3 +164,106 @@ def test_the_shortlist_puts_the_policy_move_first_then_the_rest_by_score(players
             checked += 1
         state.apply(seat, ball.rollout_policy(state, seat, legal, Rng(rng.getrandbits(64))))
     assert checked == 60
+
+
+def _reference_strength(state: BallState, seat: int) -> list[float]:
+    """The evaluation's counts for one seat, written out seat by seat (as they were before
+    `_strengths` counted every seat in one pass)."""
+    geo, ctrl, owner, rank, pos = state.geo, state.ctrl, state.owner, state.rank, state.pos
+    mine = [e for e in range(len(ctrl)) if ctrl[e] == seat]
+    cards = value = advance = 0.0
+    for cid in range(state.ncards):
+        sq = pos[cid]
+        if ctrl[owner[cid]] != seat or (sq < 0 and sq not in ball.AFOOT):
+            continue
+        cards += 1
+        value += ball.VALUE[rank[cid]]
+        if sq < 0 or geo.court[sq] < 0:
+            advance += 3
+        else:
+            row = geo.local[sq][0]
+            advance += row if ctrl[geo.court[sq]] == seat else 6 - row
+    thrones = guards = intruders = 0
+    for court, squares in enumerate(geo.thrones):
+        for sq in squares:
+            cid = state.board[sq]
+            if cid < 0:
+                continue
+            holder = ctrl[owner[cid]]
+            if ctrl[court] == seat:
+                guards += holder == seat
+                intruders += holder != seat
+            elif holder == seat:
+                thrones += 1
+    n = state.players
+    return [
+        cards,
+        value / 4,
+        advance / 4,
+        sum(len(state.hand[e]) for e in mine),
+        sum(len(state.prison[e]) for e in mine),
+        thrones,
+        guards - intruders,
+        float(any(state.holding[seat * n + c] for c in range(n))),
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seats_features_come_from_one_count_of_the_board(players: int) -> None:
+    """`seat_features` counts every seat in one pass: each seat's row is its own counts less
+    those of its strongest rival (the first of equals), then who is to move, exactly as the
+    counts made seat by seat give them."""
+    rivals_fallen = 0
+    for seed in range(2):
+        state = GAME.new(players, seed=seed, max_turns=150)
+        rng = random.Random(seed)
+        while not state.is_over:
+            rows = [_reference_strength(state, s) for s in range(players)]
+            mover = state.to_move[0]
+            for seat, features in enumerate(ball.seat_features(state)):
+                others = [row for s, row in enumerate(rows) if s != seat]
+                theirs = max(others, key=lambda row: row[1] + 2 * row[5])
+                expected = [a - b for a, b in zip(rows[seat], theirs, strict=True)]
+                assert features == [*expected, 1.0 if mover == seat else -1.0]
+                assert ball.features(state, seat) == features
+            rivals_fallen += min(state.ctrl) < 0 or len(set(state.ctrl)) < players
+            legal = state.legal_actions(mover)
+            action = ball.rollout_policy(state, mover, legal, Rng(rng.getrandbits(64)))
+            state.apply(mover, rng.choice(legal) if rng.random() < 0.3 else action)
+    # In the palace, positions after a side fell or was conquered were checked too.
+    assert rivals_fallen > 0 or players == 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_reader_of_the_state_reads_the_board_and_unseen_ranks_as_the_view_shows_them(
+    players: int,
+) -> None:
+    """What a reader of a determinization works out for the rollouts (every square's card, the
+    ranks a seat has not seen) is what the seat's view shows: for every seat at every position
+    of seeded balls, prisons and finished balls included."""
+    prisoners = 0
+    for seed in range(3):
+        state = GAME.new(players, seed=seed, max_turns=150)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(players):
+                view = state.view(seat)
+                from_view, from_state = ball._Reader(view), ball._Reader.from_state(state, seat)
+                assert from_state.unseen == from_view.unseen
+                for square in state.geo.names:
+                    assert (square in from_state.board) == (square in view["board"])
+                    assert from_state.board.get(square) == view["board"].get(square)
+                assert sorted(map(str, from_state.board.values())) == sorted(
+                    map(str, view["board"].values())
+                )
+            prisoners += sum(map(len, state.prison))
+            if state.is_over:
+                break
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            if rng.random() < 0.3:
+                action = rng.choice(legal)
+            else:
+                action = ball.rollout_policy(state, seat, legal, Rng(rng.getrandbits(64)))
+            state.apply(seat, action)
+    assert prisoners > 0  # the prisons' rule was exercised

@@ -29,10 +29,18 @@ from typing import Any
 from intrigue.engine import Action
 from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
 from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, VERDICTS
-from intrigue.games.masquerade_ball.rules import ATTACKING, DROP, IN_BALL, BallState
+from intrigue.games.masquerade_ball.rules import (
+    ATTACKING,
+    CARDS,
+    DROP,
+    EMPTY,
+    IN_BALL,
+    OVER,
+    BallState,
+)
 
 from ..base import RandomSource
-from .valuation import per_seat_evaluation
+from .valuation import every_seat_evaluation
 
 LABEL_RANK = {label: rank for rank, label in RANK_LABELS.items()}
 # How much a card is worth keeping (strength in the Circle and its ability).
@@ -55,20 +63,59 @@ VALUE = {
 ABILITY_CARDS = frozenset((1, 14, 2, 3, 4, 5, 6))  # worth redeeming when face up
 
 
+class _PalaceBoard:
+    """The view's ``board`` of a determinization in the palace (three and four players), each
+    square's card built the first time a decision reads it: there a decision reads a few
+    squares (its moves' ends and the thrones) of the thirty to fifty cards on the board, while
+    with two players it reads most of them (every known card's reach) and the whole board is
+    built at once. Reads as the view's dict does (``in``, ``[]``, ``get``, ``values``); the
+    cards are the view's (`BallState._card_views`)."""
+
+    __slots__ = ("_cards", "_seat", "_state")
+
+    def __init__(self, state: BallState, seat: int) -> None:
+        self._state, self._seat = state, seat
+        self._cards: dict[str, dict[str, Any] | None] = {}
+
+    def get(self, place: str, default: Any = None) -> Any:
+        cards = self._cards
+        card = cards[place] if place in cards else cards.setdefault(place, self._read(place))
+        return default if card is None else card
+
+    def _read(self, place: str) -> dict[str, Any] | None:
+        state = self._state
+        sq = state.geo.index.get(place)
+        cid = EMPTY if sq is None else state.board[sq]
+        return None if cid == EMPTY else state._card_views((cid,), self._seat)[0]
+
+    def __contains__(self, place: str) -> bool:
+        return self.get(place) is not None
+
+    def __getitem__(self, place: str) -> dict[str, Any]:
+        card = self.get(place)
+        if card is None:
+            raise KeyError(place)
+        return card
+
+    def values(self) -> list[dict[str, Any]]:
+        """Every card on the board."""
+        return list(self._state._board_view(self._seat).values())
+
+
 class _Reader:
     """Facts about the position, read once: from the seat's view (`_Reader(view)`) or, on
     every move of a search's rollouts, from a determinization as that view would show them
     (`from_state`, which builds only the parts of the view a decision reads)."""
 
     sides: list[dict[str, Any]]
-    _state: BallState  # a reader made by `from_state` reads it
+    _state: BallState | None = None  # a reader made by `from_state` reads it
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.seat = view["seat"]
         self.four = view["players_board"] != 2  # the palace with a ballroom zone
         self.sides = view["sides"]
         self.playing = view["side_to_play"]
-        self.board: dict[str, dict[str, Any]] = view["board"]
+        self.board: dict[str, dict[str, Any]] | _PalaceBoard = view["board"]
         self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
         self.phase, self.repeats = view["phase"], view["repeats"]
         self.delivering = view["delivering"]
@@ -82,7 +129,7 @@ class _Reader:
         r = cls.__new__(cls)
         r._state = state
         r.seat, r.four, r.playing = seat, state.players != 2, state.ent
-        r.board = state._board_view(seat)
+        r.board = _PalaceBoard(state, seat) if state.zone else state._board_view(seat)
         r.ballroom = state._card_views(state.ball, seat) if state.zone else []
         r.phase, r.repeats = state.phase, state.repeats
         r.delivering = state._name_of(state.delivering) if state.phase == DROP else None
@@ -157,6 +204,20 @@ class _Reader:
     def unseen(self) -> dict[str, list[int]]:
         """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one);
         worked out only when an attack on an unknown card is weighed."""
+        seen = (
+            self._seen_in_view() if self._state is None else _seen_in_state(self._state, self.seat)
+        )
+        out = {}
+        for suit, known in seen.items():
+            rest = list(RANKS)
+            for r in known:
+                if r in rest:
+                    rest.remove(r)
+            out[suit] = rest or list(RANKS)
+        return out
+
+    def _seen_in_view(self) -> dict[str, list[int]]:
+        """Per suit, the ranks the view shows: on the board, in the ballroom, in the piles."""
         seen: dict[str, list[int]] = {s["suit"]: [] for s in self.sides}
         for card in [*self.board.values(), *self.ballroom]:
             if card["rank"] is not None:
@@ -170,19 +231,42 @@ class _Reader:
             if len(prison) == len(side["prisoners_of"]):  # ours: we know whose each card is
                 for rank, owner in zip(prison, side["prisoners_of"], strict=True):
                     seen.setdefault(self.sides[owner]["suit"], []).append(LABEL_RANK[rank])
-        out = {}
-        for suit, known in seen.items():
-            rest = list(RANKS)
-            for r in known:
-                if r in rest:
-                    rest.remove(r)
-            out[suit] = rest or list(RANKS)
-        return out
+        return seen
 
     # -- distances ------------------------------------------------------------------------
     def distance(self, place: str) -> float:
         """How far a square is from the nearest enemy throne (rough, in moves)."""
         return _distance(place, self.enemy_thrones, self.four)
+
+
+def _seen_in_state(state: BallState, seat: int) -> dict[str, list[int]]:
+    """`_Reader._seen_in_view` for ``seat``'s view of ``state``, read from the state's lists
+    without building the view's cards and piles (a search's rollouts ask it at every move
+    that weighs an attack on an unknown card); `_card_views` and `_pile_view` say what the
+    view shows, and the same ranks are credited to the same suits."""
+    rank, suits, ctrl, owner = state.rank, state.suits, state.ctrl, state.owner
+    over = state.phase == OVER
+    known = state.known[seat]
+    seen: dict[str, list[int]] = {suits[e]: [] for e in range(state.players)}
+    on_board = [c for c in state.board if c >= 0]
+    for c in [*on_board, *state.ball] if state.zone else on_board:
+        if state.up[c] or over or (known >> c & 1 and state._shows(seat, c)):
+            seen.setdefault(suits[c // CARDS], []).append(rank[c])
+    for e in range(state.players):
+        mine = ctrl[e] == seat
+        for pile in (state.grave[e], state.hand[e]):
+            seen[suits[e]] += [rank[c] for c in pile if mine or over or known >> c & 1]
+        prison = state.prison[e]
+        if mine:
+            shown = [rank[c] for c in prison]
+        elif all(over or known >> c & 1 for c in prison):
+            # The view lists another side's known prisoners by their labels, sorted.
+            shown = [LABEL_RANK[label] for label in sorted(RANK_LABELS[rank[c]] for c in prison)]
+        else:
+            continue
+        for r, c in zip(shown, prison, strict=True):
+            seen.setdefault(suits[owner[c]], []).append(r)
+    return seen
 
 
 @functools.lru_cache(maxsize=4096)
@@ -561,60 +645,88 @@ WEIGHTS = (0.4515, -0.01259, -0.126, 0.4521, -0.2004, 0.2398, 0.1785, 0.8402, 0.
 SEARCH = {"depth": 16, "bias": 1.0, "epsilon": 0.1, "opponents": "policy", "margin": 0.0}
 
 
-def _strength(state: Any, seat: int) -> list[float]:
-    """Raw counts for the entourages ``seat`` controls (read from a determinization)."""
-    geo, ctrl, owner, rank, pos = state.geo, state.ctrl, state.owner, state.rank, state.pos
-    mine = [e for e in range(len(ctrl)) if ctrl[e] == seat]
-    cards = value = advance = 0.0
+def _strengths(state: Any) -> list[list[float]]:
+    """Raw counts for the entourages each seat controls (read from a determinization), all
+    seats in one pass over the cards and thrones: the evaluation asks every seat's features
+    at every leaf of a search, and each seat's features compare it with every other seat."""
+    geo, ctrl, owner, rank, pos, board = (
+        state.geo,
+        state.ctrl,
+        state.owner,
+        state.rank,
+        state.pos,
+        state.board,
+    )
+    n = state.players
+    cards, value, advance = [0.0] * n, [0.0] * n, [0.0] * n
+    court_of, local = geo.court, geo.local
     for cid in range(state.ncards):
+        seat = ctrl[owner[cid]]
         sq = pos[cid]
-        if ctrl[owner[cid]] != seat or (sq < 0 and sq not in AFOOT):
+        if seat < 0 or (sq < 0 and sq not in AFOOT):
             continue
-        cards += 1
-        value += VALUE[rank[cid]]
-        if sq < 0 or geo.court[sq] < 0:
-            advance += 3  # in the ballroom (or between squares, attacking)
+        cards[seat] += 1
+        value[seat] += VALUE[rank[cid]]
+        if sq < 0 or court_of[sq] < 0:
+            advance[seat] += 3  # in the ballroom (or between squares, attacking)
         else:
-            row = geo.local[sq][0]
-            advance += row if ctrl[geo.court[sq]] == seat else 6 - row
-    thrones = guards = intruders = 0
+            row = local[sq][0]
+            advance[seat] += row if ctrl[court_of[sq]] == seat else 6 - row
+    thrones, kept = [0] * n, [0] * n  # kept: guards less intruders on the seat's thrones
     for court, squares in enumerate(geo.thrones):
         for sq in squares:
-            cid = state.board[sq]
+            cid = board[sq]
             if cid < 0:
                 continue
-            holder = ctrl[owner[cid]]
-            if ctrl[court] == seat:
-                guards += holder == seat
-                intruders += holder != seat
-            elif holder == seat:
-                thrones += 1
-    n = state.players
-    holding = any(state.holding[seat * n + c] for c in range(n))
+            keeper, holder = ctrl[court], ctrl[owner[cid]]
+            if keeper >= 0:
+                kept[keeper] += 1 if holder == keeper else -1
+            if holder >= 0 and holder != keeper:
+                thrones[holder] += 1
+    hands, prisoners = [0] * n, [0] * n
+    for e, seat in enumerate(ctrl):
+        if 0 <= seat < n:
+            hands[seat] += len(state.hand[e])
+            prisoners[seat] += len(state.prison[e])
+    holding = state.holding
     return [
-        cards,
-        value / 4,
-        advance / 4,
-        sum(len(state.hand[e]) for e in mine),
-        sum(len(state.prison[e]) for e in mine),
-        thrones,
-        guards - intruders,
-        float(holding),
+        [
+            cards[s],
+            value[s] / 4,
+            advance[s] / 4,
+            hands[s],
+            prisoners[s],
+            thrones[s],
+            kept[s],
+            float(any(holding[s * n + c] for c in range(n))),
+        ]
+        for s in range(n)
     ]
+
+
+def seat_features(state: Any) -> list[list[float]]:
+    """Every seat's `features`, from one pass of `_strengths`."""
+    rows = _strengths(state)
+    mover = state.to_move[0] if state.to_move else -1
+    out = []
+    for seat, mine in enumerate(rows):
+        theirs = max(
+            (row for s, row in enumerate(rows) if s != seat), key=lambda row: row[1] + 2 * row[5]
+        )
+        out.append(
+            [
+                *(a - b for a, b in zip(mine, theirs, strict=True)),
+                0.0 if mover < 0 else (1.0 if mover == seat else -1.0),
+            ]
+        )
+    return out
 
 
 def features(state: Any, seat: int) -> list[float]:
     """``seat`` against its strongest opponent: cards on the board, their worth and how far
     forward they stand, hand, prisoners, enemy thrones held, own thrones kept, the throne
     hold that wins at the end of the turn, and who is to move."""
-    mine = _strength(state, seat)
-    others = [_strength(state, s) for s in range(state.players) if s != seat]
-    theirs = max(others, key=lambda row: row[1] + 2 * row[5])
-    mover = state.to_move[0] if state.to_move else -1
-    return [
-        *(a - b for a, b in zip(mine, theirs, strict=True)),
-        0.0 if mover < 0 else (1.0 if mover == seat else -1.0),
-    ]
+    return seat_features(state)[seat]
 
 
-evaluate = per_seat_evaluation(WEIGHTS, features)
+evaluate = every_seat_evaluation(WEIGHTS, seat_features)

@@ -30,3 +30,16 @@ def per_seat_evaluation(
         return [win_value(weights, features(state, seat)) for seat in range(state.players)]
 
     return evaluate
+
+
+def every_seat_evaluation(
+    weights: Sequence[float], seat_features: Callable[[Any], Sequence[Sequence[float]]]
+) -> Callable[[Any], list[float]]:
+    """`per_seat_evaluation` for a game that computes every seat's features at once
+    (``seat_features(state)[seat]``), sharing the work the seats' features have in common."""
+
+    def evaluate(state: Any) -> list[float]:
+        """Every seat's chance to win from a determinization, as values in [-1, 1]."""
+        return [win_value(weights, row) for row in seat_features(state)]
+
+    return evaluate
