@@ -16,6 +16,7 @@ from intrigue.bots.expert import (
     ValueModel,
     feature_module,
     model_evaluation,
+    scaled,
     shipped_model,
 )
 from intrigue.bots.heuristic import search_hooks
@@ -58,7 +59,9 @@ def test_expert_decides_legally_with_the_shipped_weights(game_id: str) -> None:
         assert -1.0 <= values[0] <= 1.0
 
 
-@pytest.mark.parametrize("game_id", ["project-assassination", "shadows-over-japan"])
+@pytest.mark.parametrize(
+    "game_id", ["masquerade-ball", "project-assassination", "shadows-over-japan"]
+)
 def test_an_untrained_model_is_hards_evaluation(game_id: str) -> None:
     """Training starts from `hard`'s logistic weights with silent hidden units."""
     module = feature_module(game_id)
@@ -124,3 +127,15 @@ def test_weights_file_is_loaded_from_the_setting(tmp_path: Any) -> None:
 def test_scale_must_be_positive() -> None:
     with pytest.raises(ValueError, match="scale"):
         ExpertBot(scale=0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_seats_features_at_once_score_as_each_seats_own(players: int) -> None:
+    """Where the game computes every seat's features at once (the Ball's `seat_features`),
+    the expert's evaluation reads them so, with the values of the seats' features one by one."""
+    module = feature_module("masquerade-ball")
+    model = scaled(ValueModel.linear(module.WEIGHTS), 2.0)
+    one_by_one = model_evaluation(model, module.features)
+    evaluate = ExpertBot(iterations=30, scale=2.0).hooks("masquerade-ball").evaluate
+    for state in positions("masquerade-ball", 6, players)[::7]:
+        assert evaluate(state) == pytest.approx(one_by_one(state))

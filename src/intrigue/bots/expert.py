@@ -103,12 +103,18 @@ def shipped_model(game_id: str) -> ValueModel | None:
     return load_model(path) if path.exists() else None
 
 
-def model_evaluation(model: ValueModel, features: Any) -> Any:
+def model_evaluation(model: ValueModel, features: Any, seat_features: Any = None) -> Any:
     """``evaluate(state)``: every seat's value from its own features; with two players the
-    two estimates are averaged into one zero-sum pair (the features are differences)."""
+    two estimates are averaged into one zero-sum pair (the features are differences).
+    ``seat_features(state)``, where the game has it, gives every seat's at once."""
+
+    def rows(state: State) -> Any:
+        if seat_features is not None:
+            return seat_features(state)
+        return [features(state, s) for s in range(state.players)]
 
     def evaluate(state: State) -> list[float]:
-        x = np.array([features(state, s) for s in range(state.players)], dtype=float)
+        x = np.array(rows(state), dtype=float)
         values = np.tanh(0.5 * model.logits(x))
         if len(values) == 2:
             v = 0.5 * float(values[0] - values[1])
@@ -164,4 +170,5 @@ class ExpertBot(ISMCTSBot):
             model = scaled(start, self.scale)
         if model is None:
             return base
-        return replace(base, evaluate=model_evaluation(model, module.features))
+        every_seat = getattr(module, "seat_features", None)
+        return replace(base, evaluate=model_evaluation(model, module.features, every_seat))
