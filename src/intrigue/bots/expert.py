@@ -27,6 +27,7 @@ from intrigue.engine import State
 
 from .heuristic import SearchHooks, search_hooks
 from .heuristics import HEURISTICS
+from .heuristics.valuation import every_seat
 from .ismcts import ISMCTSBot
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
@@ -108,10 +109,7 @@ def model_evaluation(model: ValueModel, features: Any, seat_features: Any = None
     two estimates are averaged into one zero-sum pair (the features are differences).
     ``seat_features(state)``, where the game has it, gives every seat's at once."""
 
-    def rows(state: State) -> Any:
-        if seat_features is not None:
-            return seat_features(state)
-        return [features(state, s) for s in range(state.players)]
+    rows = seat_features if seat_features is not None else every_seat(features)
 
     def evaluate(state: State) -> list[float]:
         x = np.array(rows(state), dtype=float)

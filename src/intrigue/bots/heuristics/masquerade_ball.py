@@ -79,7 +79,10 @@ class _PalaceBoard:
 
     def get(self, place: str, default: Any = None) -> Any:
         cards = self._cards
-        card = cards[place] if place in cards else cards.setdefault(place, self._read(place))
+        if place in cards:
+            card = cards[place]
+        else:
+            card = cards[place] = self._read(place)
         return default if card is None else card
 
     def _read(self, place: str) -> dict[str, Any] | None:
@@ -649,14 +652,8 @@ def _strengths(state: Any) -> list[list[float]]:
     """Raw counts for the entourages each seat controls (read from a determinization), all
     seats in one pass over the cards and thrones: the evaluation asks every seat's features
     at every leaf of a search, and each seat's features compare it with every other seat."""
-    geo, ctrl, owner, rank, pos, board = (
-        state.geo,
-        state.ctrl,
-        state.owner,
-        state.rank,
-        state.pos,
-        state.board,
-    )
+    geo, ctrl, owner = state.geo, state.ctrl, state.owner
+    rank, pos, board = state.rank, state.pos, state.board
     n = state.players
     cards, value, advance = [0.0] * n, [0.0] * n, [0.0] * n
     court_of, local = geo.court, geo.local

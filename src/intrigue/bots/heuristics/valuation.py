@@ -20,26 +20,32 @@ def win_value(weights: Sequence[float], features: Sequence[float]) -> float:
     return math.tanh(z * 0.5)
 
 
-def per_seat_evaluation(
-    weights: Sequence[float], features: Callable[[Any, int], Sequence[float]]
-) -> Callable[[Any], list[float]]:
-    """``evaluate(state)``: every seat's `win_value` of its own features of the state."""
+def every_seat(
+    features: Callable[[Any, int], Sequence[float]],
+) -> Callable[[Any], list[Sequence[float]]]:
+    """``seat_features(state)``: every seat's ``features(state, seat)``, one seat at a time."""
 
-    def evaluate(state: Any) -> list[float]:
-        """Every seat's chance to win from a determinization, as values in [-1, 1]."""
-        return [win_value(weights, features(state, seat)) for seat in range(state.players)]
+    def seat_features(state: Any) -> list[Sequence[float]]:
+        return [features(state, seat) for seat in range(state.players)]
 
-    return evaluate
+    return seat_features
 
 
 def every_seat_evaluation(
     weights: Sequence[float], seat_features: Callable[[Any], Sequence[Sequence[float]]]
 ) -> Callable[[Any], list[float]]:
-    """`per_seat_evaluation` for a game that computes every seat's features at once
-    (``seat_features(state)[seat]``), sharing the work the seats' features have in common."""
+    """``evaluate(state)``: every seat's `win_value` of its own row of ``seat_features(state)``
+    (a game may compute every seat's features at once, sharing the work they have in common)."""
 
     def evaluate(state: Any) -> list[float]:
         """Every seat's chance to win from a determinization, as values in [-1, 1]."""
         return [win_value(weights, row) for row in seat_features(state)]
 
     return evaluate
+
+
+def per_seat_evaluation(
+    weights: Sequence[float], features: Callable[[Any, int], Sequence[float]]
+) -> Callable[[Any], list[float]]:
+    """``evaluate(state)``: every seat's `win_value` of its own features of the state."""
+    return every_seat_evaluation(weights, every_seat(features))
