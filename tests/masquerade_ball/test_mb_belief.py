@@ -3,14 +3,17 @@ respect every rank the seat's observations pin down."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from mb_helpers import START, dealt, game_obj, play, play_randomly, position, three
 
 import intrigue
 from intrigue.engine import Rng
-from intrigue.games.masquerade_ball.belief import plan
+from intrigue.games.masquerade_ball import belief
+from intrigue.games.masquerade_ball.belief import Csp, OutOfBudget, plan
 
 EVEN = {"2", "4", "6", "8", "10"}
 
@@ -76,9 +79,14 @@ def test_hand_made_twins_differing_in_unseen_ranks_sample_alike() -> None:
 def test_samples_always_exist_agree_with_the_seat_and_replay(
     seed: int, players: int, steps: int, options: dict[str, object]
 ) -> None:
-    state = _random_state(seed, steps, players, **options)
+    _assert_samples_agree_and_replay(_random_state(seed, steps, players, **options), draws=3)
+
+
+def _assert_samples_agree_and_replay(state, draws: int) -> None:
+    """Every seat's first ``draws`` samples show it what it sees, and replay to themselves."""
+    players = state.players
     for seat in range(players):
-        for k in range(3):
+        for k in range(draws):
             sample = state.determinize(seat, Rng(k))
             assert sample.view(seat) == state.view(seat)
             assert sample.events(seat) == state.events(seat)
@@ -175,3 +183,84 @@ def test_an_ability_before_a_card_moved_means_it_was_not_bound_to_move() -> None
         seen.add(sample.rank_at("c6"))
         intrigue.replay(sample.record().to_json())  # the sample's story is legal
     assert seen <= {"K", "J"} and len(seen) == 2
+
+
+# -- the ranks' search: restarted, and budgeted over hand picks ------------------------------
+HEAVY_TAIL = Path(__file__).parent / "data" / "heavy_tail_four_players.json"
+
+
+def _heavy_tail_csp() -> Csp:
+    """North's constraints 247 moves into a four-player ball of `hard` against `medium`
+    (seed 608), where one determinization took minutes before restarts."""
+    state = intrigue.replay(json.loads(HEAVY_TAIL.read_text()))
+    made = plan(state, 0)
+    assert made.csp is not None
+    return made.csp
+
+
+def _outcomes(csp: Csp, seeds: range, budget: int) -> list[bool]:
+    """Per generator seed: did ``solve`` answer within ``budget`` search nodes?"""
+    out = []
+    for seed in seeds:
+        try:
+            ranks = csp.copy().solve(random.Random(seed), budget)
+        except OutOfBudget:
+            out.append(False)
+            continue
+        assert ranks is not None  # this seat's constraints hold for the true deal
+        out.append(True)
+    return out
+
+
+def test_one_unrestarted_search_has_a_heavy_tail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The regression case is a real one: a single backtracking run (the search before
+    restarts) needs more than 20,000 nodes for most generator seeds."""
+    monkeypatch.setattr(belief, "RESTART_NODES", 10**9)
+    assert _outcomes(_heavy_tail_csp(), range(20), 20_000).count(False) >= 5
+
+
+def test_restarts_answer_the_heavy_tailed_case_within_a_small_budget() -> None:
+    assert all(_outcomes(_heavy_tail_csp(), range(100), 5_000))
+
+
+def test_the_restarted_search_draws_ranks_that_keep_every_constraint() -> None:
+    csp = _heavy_tail_csp()
+    for seed in range(10):
+        ranks = csp.copy().solve(random.Random(seed))
+        assert ranks is not None
+        for g, cids in enumerate(csp.groups):
+            assert sorted(ranks[c] for c in cids) == sorted(belief._bits(csp.pools[g]))
+            for c in cids:
+                assert csp.dom[c] >> ranks[c] & 1
+                for other, table in csp.adj[c]:
+                    assert table[ranks[other]] >> ranks[c] & 1
+
+
+def test_a_search_past_its_budget_leaves_the_question_open() -> None:
+    with pytest.raises(OutOfBudget):
+        _heavy_tail_csp().solve(random.Random(0), budget=1)
+
+
+def test_the_runs_follow_the_luby_sequence() -> None:
+    assert [belief._luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_hand_picks_left_open_by_the_first_budget_are_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a first budget of one node per branch of hand picks, branches are left open and
+    searched again with more: samples still exist, agree with the seat and replay."""
+    monkeypatch.setattr(belief, "PICK_BUDGET", 1)
+    solve, open_ = belief.Csp.solve, [0]
+
+    def counting(self: Csp, rng: object, budget: int | None = None) -> list[int] | None:
+        try:
+            return solve(self, rng, budget)
+        except OutOfBudget:
+            open_[0] += 1
+            raise
+
+    monkeypatch.setattr(belief.Csp, "solve", counting)
+    for seed, players, steps, options in (CASES[3], CASES[6]):
+        _assert_samples_agree_and_replay(_random_state(seed, steps, players, **options), draws=2)
+    assert open_[0] > 0

@@ -59,6 +59,28 @@ class DeadEnd(Exception):
     """The hand picks chosen so far admit no consistent ranks: try another pick."""
 
 
+class OutOfBudget(Exception):
+    """`Csp.solve` spent its budget of search nodes without an answer either way."""
+
+
+class _RunOver(Exception):
+    """One run of the restarted search reached its length."""
+
+
+RESTART_NODES = 32  # the unit of the Luby schedule of `Csp.solve`'s runs, in search nodes
+
+
+def _luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...: run
+    lengths that waste at most a logarithmic factor against the best fixed length (Luby,
+    Sinclair and Zuckerman 1993)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
 # -- the constraint store ---------------------------------------------------------------------
 class Csp:
     """Rank domains per card, pair constraints (verdicts), one rank per card per entourage."""
@@ -74,6 +96,7 @@ class Csp:
                 self.group[c] = g
         # per card: (other card, table) where table[rank of other] = mask of ranks for this card
         self.adj: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(ncards)]
+        self._left = 0  # nodes left to the search's current run
 
     def copy(self) -> Csp:
         new = object.__new__(Csp)
@@ -123,8 +146,17 @@ class Csp:
         self.restrict(a, _union(for_a, self.dom[b]))
         self.restrict(b, _union(for_b, self.dom[a]))
 
-    def solve(self, rng: Any) -> list[int] | None:
-        """A random assignment satisfying everything, or None if there is none."""
+    def solve(self, rng: Any, budget: int | None = None) -> list[int] | None:
+        """A random assignment satisfying everything, or None if there is none.
+
+        The search is a randomized backtracking one, restarted on the Luby schedule
+        (`_luby` times `RESTART_NODES` nodes a run): its running time is heavy-tailed (one
+        run of a four-player ball's constraints finds a solution in 27 nodes, the next runs
+        past 300,000 after an early choice that fails only deep down), and restarts cut the
+        tail off. ``budget``: the most nodes all runs may visit together; past it the
+        question is left open (`OutOfBudget`). Without one the runs go on until one finds a
+        solution or searches the whole space (the Luby runs grow without bound).
+        """
         dom, pools, adj = self.dom, self.pools, self.adj
         ranks = [0] * len(dom)
         used = [0] * len(self.groups)  # ranks settled in each entourage
@@ -146,8 +178,11 @@ class Csp:
                 ):
                     hard.append(c)
         assign: dict[int, int] = {}
-        if hard and not self._search(hard, assign, used, rng):
-            return None
+        if hard:
+            found = self._restarts(hard, assign, used, rng, budget)
+            if found is None:
+                return None
+            used = found
         for c, r in assign.items():
             ranks[c] = r
         for g, cids in enumerate(self.groups):
@@ -158,9 +193,35 @@ class Csp:
                 ranks[c] = r
         return ranks
 
+    def _restarts(
+        self, hard: list[int], assign: dict[int, int], used: list[int], rng: Any, budget: int | None
+    ) -> list[int] | None:
+        """Search runs of growing length until one settles ``hard`` (into ``assign``; the
+        ranks then used per entourage are returned) or proves there is no way (None)."""
+        spent, run = 0, 0
+        while True:
+            run += 1
+            nodes = RESTART_NODES * _luby(run)
+            if budget is not None:
+                if spent >= budget:
+                    raise OutOfBudget
+                nodes = min(nodes, budget - spent)
+            self._left = nodes
+            taken = used.copy()
+            try:
+                found = self._search(hard, assign, taken, rng)
+            except _RunOver:
+                assign.clear()
+                spent += nodes
+                continue
+            return taken if found else None
+
     def _search(self, todo: list[int], assign: dict[int, int], used: list[int], rng: Any) -> bool:
         if not todo:
             return True
+        self._left -= 1
+        if self._left < 0:
+            raise _RunOver
         best, best_mask, best_n = -1, 0, 99
         for c in todo:  # the most constrained card first
             mask = self._candidates(c, assign, used)
@@ -469,14 +530,25 @@ def _until_pick(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int)
     return i, p, k
 
 
-def _search_picks(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int) -> Any:
-    """Depth-first over the hidden hand picks from the one at step ``i``: (replay, ranks)."""
+def _search_picks(
+    story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int, budget: int, open_: list[bool]
+) -> Any:
+    """Depth-first over the hidden hand picks from the one at step ``i``: (replay, ranks).
+
+    Each complete branch's ranks get at most ``budget`` search nodes (`Csp.solve`): a wrong
+    pick can leave constraints with no solution that only a whole search proves, and the
+    branch of the true picks, which has one, is better looked for first in the others. A
+    branch left open sets ``open_[0]``, so that the caller can try again with more."""
     try:
         i, p, k = _until_pick(story, rep, csp, i, p, k)
     except DeadEnd:
         return None
     if i == len(story.history):
-        ranks = csp.solve(story.rng)
+        try:
+            ranks = csp.solve(story.rng, budget)
+        except OutOfBudget:
+            open_[0] = True
+            return None
         return None if ranks is None else (rep, ranks)
     picks = story.picks(rep, i, p)
     assert picks is not None
@@ -487,10 +559,13 @@ def _search_picks(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: in
             bp, bk = story.step(branch, bcsp, i, p, k, pick)
         except DeadEnd:
             continue
-        found = _search_picks(story, branch, bcsp, i + 1, bp, bk)
+        found = _search_picks(story, branch, bcsp, i + 1, bp, bk, budget, open_)
         if found is not None:
             return found
     return None
+
+
+PICK_BUDGET = 4096  # `determinize`'s first budget of search nodes per branch of hand picks
 
 
 def plan(state: BallState, seat: int) -> Plan:
@@ -531,9 +606,18 @@ def determinize(state: BallState, seat: int, rng: Any) -> BallState:
     story = made.story
     story.rng = rng
     rep, csp, i, p, k = made.prefix
-    found = _search_picks(story, rep.clone(), csp.copy(), i, p, k)
-    # Impossible: the true picks and deal are one of the branches searched.
-    assert found is not None, f"masquerade-ball: no sample is consistent with seat {seat}'s view"
+    budget = PICK_BUDGET
+    while True:
+        open_ = [False]
+        found = _search_picks(story, rep.clone(), csp.copy(), i, p, k, budget, open_)
+        # Impossible to find nothing with no branch left open: the true picks and deal are
+        # one of the branches searched.
+        assert found is not None or open_[0], (
+            f"masquerade-ball: no sample is consistent with seat {seat}'s view"
+        )
+        if found is not None:
+            break
+        budget *= 8
     template, ranks = found
     template.__class__ = BallState
     template.rank = tuple(template.rank)
@@ -580,4 +664,4 @@ def _sample(template: BallState, ranks: list[int], rng: Any) -> BallState:
     return sample
 
 
-__all__ = ["Csp", "DeadEnd", "Plan", "determinize", "plan"]
+__all__ = ["Csp", "DeadEnd", "OutOfBudget", "Plan", "determinize", "plan"]
