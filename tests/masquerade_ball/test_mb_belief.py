@@ -264,3 +264,22 @@ def test_hand_picks_left_open_by_the_first_budget_are_searched_again(
     for seed, players, steps, options in (CASES[3], CASES[6]):
         _assert_samples_agree_and_replay(_random_state(seed, steps, players, **options), draws=2)
     assert open_[0] > 0
+
+
+def test_replays_between_hand_picks_are_kept_for_the_next_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A plan keeps the replay after each hand pick: later samples reuse them and draw
+    exactly what samples replaying every branch again draw."""
+    seed, players, steps, options = CASES[6]
+    state = _random_state(seed, steps, players, **options)
+    kept = {}
+    for seat in range(players):
+        assert plan(state, seat).prefix is not None  # this seat's story has hidden picks
+        kept[seat] = [state.determinize(seat, Rng(k)).record().to_json() for k in range(4)]
+        assert plan(state, seat).branches
+    monkeypatch.setattr(belief, "BRANCHES_KEPT", 0)
+    again = _random_state(seed, steps, players, **options)
+    for seat in range(players):
+        fresh = [again.determinize(seat, Rng(k)).record().to_json() for k in range(4)]
+        assert fresh == kept[seat] and not plan(again, seat).branches

@@ -285,6 +285,10 @@ class Forced(BallState):
     def _pick_invoker(self, kind: str, action: Action) -> int:
         return self.invoker
 
+    def _count_position(self) -> None:
+        """Nothing: a sample's public positions are the real game's (`_public_past`), and
+        hashing each turn's position on the way cost a third of a long replay."""
+
 
 class Plan:
     """One seat's replayed public story, built once per state (it needs no generator).
@@ -300,6 +304,8 @@ class Plan:
         self.template: BallState | None = None
         self.csp: Csp | None = None
         self.prefix: tuple[BallState, Csp, int, int, int] | None = None
+        # The replays from one hand pick to the next, by the picks made (`_search_picks`).
+        self.branches: dict[tuple[int, ...], Any] = {}
 
 
 class _Story:
@@ -530,19 +536,27 @@ def _until_pick(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int)
     return i, p, k
 
 
+Node = tuple[BallState, Csp, int, int, int]  # a replay, its constraints, step, log, learned
+
+
 def _search_picks(
-    story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int, budget: int, open_: list[bool]
+    story: _Story,
+    branches: dict[tuple[int, ...], Node | None],
+    path: tuple[int, ...],
+    node: Node,
+    budget: int,
+    open_: list[bool],
 ) -> Any:
-    """Depth-first over the hidden hand picks from the one at step ``i``: (replay, ranks).
+    """Depth-first over the hidden hand picks after ``path`` (the picks made to reach
+    ``node``, which stands at the next pick or at the end of the story): (template, ranks).
 
     Each complete branch's ranks get at most ``budget`` search nodes (`Csp.solve`): a wrong
     pick can leave constraints with no solution that only a whole search proves, and the
     branch of the true picks, which has one, is better looked for first in the others. A
-    branch left open sets ``open_[0]``, so that the caller can try again with more."""
-    try:
-        i, p, k = _until_pick(story, rep, csp, i, p, k)
-    except DeadEnd:
-        return None
+    branch left open sets ``open_[0]``, so that the caller can try again with more.
+    ``branches`` keeps each replay from a pick to the next (None: a dead end): the replay
+    does not depend on the generator, so the samples of one decision share them."""
+    rep, csp, i, p, _ = node
     if i == len(story.history):
         try:
             ranks = csp.solve(story.rng, budget)
@@ -554,17 +568,43 @@ def _search_picks(
     assert picks is not None
     story.rng.shuffle(picks)
     for pick in picks:
-        branch, bcsp = rep.clone(), csp.copy()
-        try:
-            bp, bk = story.step(branch, bcsp, i, p, k, pick)
-        except DeadEnd:
+        key = (*path, pick)
+        if key in branches:
+            child = branches[key]
+        else:
+            child = _after_pick(story, node, pick)
+            if len(branches) < BRANCHES_KEPT:
+                branches[key] = child
+        if child is None:
             continue
-        found = _search_picks(story, branch, bcsp, i + 1, bp, bk, budget, open_)
+        found = _search_picks(story, branches, key, child, budget, open_)
         if found is not None:
             return found
     return None
 
 
+def _after_pick(story: _Story, node: Node, pick: int) -> Node | None:
+    """The replay on from ``node``'s pick, made ``pick``, to the next pick or the end of the
+    story (there a template: the class and the rank table of a finished game), or None."""
+    rep, csp, i, p, k = node
+    branch, bcsp = rep.clone(), csp.copy()
+    try:
+        p, k = story.step(branch, bcsp, i, p, k, pick)
+        i, p, k = _until_pick(story, branch, bcsp, i + 1, p, k)
+    except DeadEnd:
+        return None
+    if i == len(story.history):
+        _finish_template(branch)
+    return branch, bcsp, i, p, k
+
+
+def _finish_template(rep: BallState) -> None:
+    """A finished replay becomes the template samples are cloned from."""
+    rep.__class__ = BallState
+    rep.rank = tuple(rep.rank)
+
+
+BRANCHES_KEPT = 4096  # the most replays between hand picks a plan keeps for its samples
 PICK_BUDGET = 4096  # `determinize`'s first budget of search nodes per branch of hand picks
 
 
@@ -584,8 +624,7 @@ def plan(state: BallState, seat: int) -> Plan:
             f"masquerade-ball: seat {seat}'s story has no consistent deal"
         ) from None
     if i == len(story.history):
-        rep.__class__ = BallState
-        rep.rank = tuple(rep.rank)
+        _finish_template(rep)
         made.template, made.csp = rep, csp
     else:
         made.prefix = (rep, csp, i, p, k)
@@ -605,11 +644,10 @@ def determinize(state: BallState, seat: int, rng: Any) -> BallState:
     assert made.prefix is not None
     story = made.story
     story.rng = rng
-    rep, csp, i, p, k = made.prefix
     budget = PICK_BUDGET
     while True:
         open_ = [False]
-        found = _search_picks(story, rep.clone(), csp.copy(), i, p, k, budget, open_)
+        found = _search_picks(story, made.branches, (), made.prefix, budget, open_)
         # Impossible to find nothing with no branch left open: the true picks and deal are
         # one of the branches searched.
         assert found is not None or open_[0], (
@@ -619,8 +657,6 @@ def determinize(state: BallState, seat: int, rng: Any) -> BallState:
             break
         budget *= 8
     template, ranks = found
-    template.__class__ = BallState
-    template.rank = tuple(template.rank)
     return _public_past(_sample(template, ranks, rng), state)
 
 
