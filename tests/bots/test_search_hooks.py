@@ -10,6 +10,7 @@ it cannot see is changed.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from intrigue.bots.heuristic import SearchHooks, policy_for, search_hooks
 from intrigue.bots.heuristics.project_assassination import features as pa_features
 from intrigue.bots.ismcts import ISMCTSBot, _Node, _Search
 from intrigue.bots.match import bot_move
-from intrigue.engine import Action, Rng, State
+from intrigue.engine import Action, ActionTable, Game, Outcome, Rng, State
 
 GAMES = {
     "masquerade-murder": {"max_turns": 8},
@@ -253,3 +254,60 @@ def test_a_margin_keeps_the_policy_move_unless_another_is_clearly_better(
         draw: edge(12, [0.6, 0.4] * 6),
     }
     assert str(search.decide([draw, end], default=draw)) == expected
+
+
+class _LongWait(Game):
+    """Seat 0 picks once; then seat 1 waits ``WAIT`` moves and the game ends, a draw."""
+
+    id = "long-wait"
+    name = "Long wait"
+    player_counts = (2,)
+    action_table = ActionTable([Action("pick", 1), Action("pick", 2), Action("wait")])
+
+
+WAIT = 500
+
+
+class _LongWaitState(State):
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        if self.is_over:
+            return ()
+        return (0,) if self.actions_played == 0 else (1,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_move:
+            return []
+        table = list(self.game.action_table)
+        return table[:2] if seat == 0 else table[2:]
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.actions_played > WAIT:
+            self._finish(Outcome.win_loss(self.players, set(), "waited"))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {}
+
+    def determinize(self, seat: int, rng: Rng) -> State:
+        return self.clone()
+
+
+_LongWait.state_class = _LongWaitState
+
+
+@pytest.mark.parametrize(("depth", "most"), [(4, 1 + 4 * 4 + 4), (0, 2 + WAIT)])
+def test_the_descent_plays_at_most_a_few_depths_of_other_seats_moves(depth: int, most: int) -> None:
+    """Once our seat has no decision in sight (a four-player ball's conquered seat), the tree's
+    descent stops after four rollout depths of the others' moves and the rollout goes on from
+    there, instead of playing the rest of the game in every iteration; with no depth (rollouts
+    to the end) nothing changes."""
+    state = _LongWait().new(2, seed=1)
+    hooks = SearchHooks(policy=lambda s, seat, legal, rng: legal[0], evaluate=lambda s: [0.0, 0.0])
+    bot = ISMCTSBot(iterations=6, depth=depth, opponents="policy", rollout_limit=2 * WAIT)
+    search = _Search(bot, hooks, 0, random.Random(1))
+    played = []
+    for _ in range(bot.iterations):
+        sample = state.determinize(0, Rng(0))
+        search.iterate(sample)
+        played.append(sample.actions_played)
+    assert max(played) == most

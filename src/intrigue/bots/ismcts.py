@@ -69,6 +69,7 @@ from .heuristic import SearchHooks, policy_for, search_hooks
 Sampler = Callable[[Any], State]
 _UNSET = object()
 _TRIES = 8  # draws at most per sample when the game's belief hook weighs them
+STRETCH = 4  # with a rollout depth, the descent plays at most this many depths of others' moves
 
 
 class _Node:
@@ -252,6 +253,8 @@ class _Search:
         self.evaluate = hooks.evaluate if guided else None
         self.epsilon = pick("epsilon", bot.epsilon, 0.1)
         self.depth = pick("depth", bot.depth, 0) if self.evaluate is not None else 0
+        # The most moves of other seats in a row the tree's descent plays (`_select_and_expand`).
+        self.stretch = STRETCH * self.depth if self.depth else -1
         self.bias = pick("bias", bot.bias, 0.0) if guided else 0.0
         opponents = pick("opponents", bot.opponents, "tree")
         self.margin = pick("margin", bot.margin, 0.0) if guided else 0.0
@@ -344,14 +347,22 @@ class _Search:
         node = self.root
         mover = self.seat  # at the root it is our decision even in a simultaneous phase
         c, bias, rng = self.c, self.bias, self.rng
+        theirs = 0  # other seats' moves since our last decision
         while not state.is_over:
             if mover != self.seat and self.modelled:
                 # Other seats decide by the rollout policy from what they know in this sample;
                 # the tree holds our own decisions only.
+                if theirs == self.stretch:
+                    # Our seat has had no decision for longer than a rollout's horizon (in a
+                    # four-player ball: conquered, the others playing on to the end); the
+                    # rollout goes on from here instead of the whole rest of the game.
+                    return path
                 self._play(state, mover)
+                theirs += 1
                 if not state.is_over:
                     mover = state.to_move[0]
                 continue
+            theirs = 0
             legal = state.legal_actions(mover)
             if node is self.root:
                 # Our own move at the root reads only our view, the same in every sample.
