@@ -20,10 +20,13 @@ face up, is public. So a sample is built in two steps, from the seat's informati
    * which hand card another seat played: a choice point (its back, the suit, is public).
 
 2. **Draw ranks** satisfying every constraint: each entourage's cards take its 14 ranks once
-   each (a random backtracking search over the constrained cards, then a shuffle of the rest).
+   each (a random backtracking search over the constrained cards, restarted on the Luby
+   schedule because its running time is heavy-tailed, then a shuffle of the rest).
 
 The true deal satisfies every constraint under the true hand picks, so a depth-first search
-over the hand picks always finds a solution: there is no fallback and no retry on the truth.
+over the hand picks always finds a solution: there is no fallback and no retry on the truth
+(a branch of picks whose ranks the search leaves open within its budget of nodes is searched
+again with a larger one).
 Nothing here reads a rank the seat has not seen or a hidden hand pick: two states the seat
 cannot tell apart give the same sample for the same generator (tests/masquerade_ball).
 
