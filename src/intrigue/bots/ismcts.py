@@ -16,7 +16,9 @@ module (`intrigue.bots.heuristic.search_hooks`), all optional:
   (``bias``, a progressive bias that fades with visits);
 * an **evaluation** ``evaluate(state) -> per-seat values in [-1, 1]`` of a determinization:
   rollouts stop after ``depth`` moves and score the position with it instead of playing to the
-  end;
+  end (and with ``opponents=policy`` the descent plays at most ``STRETCH`` depths of other
+  seats' moves in a row before the rollout takes over: a seat out of the game has no decision
+  left to stop it);
 * **settings** (``SEARCH``): the game's defaults for the parameters below.
 
 Two more parameters shape the search:
