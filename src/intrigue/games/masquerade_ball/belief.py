@@ -108,6 +108,7 @@ class Csp:
         new.groups = self.groups
         new.pools = self.pools
         new.adj = [a.copy() for a in self.adj]
+        new._left = 0
         return new
 
     def restrict(self, cid: int, mask: int) -> None:
