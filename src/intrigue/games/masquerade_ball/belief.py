@@ -294,6 +294,9 @@ class Forced(BallState):
         hashing each turn's position on the way cost a third of a long replay."""
 
 
+Node = tuple[BallState, Csp, int, int, int]  # a replay, its constraints, step, log, learned
+
+
 class Plan:
     """One seat's replayed public story, built once per state (it needs no generator).
 
@@ -307,9 +310,9 @@ class Plan:
         self.story = story
         self.template: BallState | None = None
         self.csp: Csp | None = None
-        self.prefix: tuple[BallState, Csp, int, int, int] | None = None
+        self.prefix: Node | None = None
         # The replays from one hand pick to the next, by the picks made (`_search_picks`).
-        self.branches: dict[tuple[int, ...], Any] = {}
+        self.branches: dict[tuple[int, ...], Node | None] = {}
 
 
 class _Story:
@@ -538,9 +541,6 @@ def _until_pick(story: _Story, rep: BallState, csp: Csp, i: int, p: int, k: int)
         if p != len(story.log) or k != len(story.learned):
             raise DeadEnd
     return i, p, k
-
-
-Node = tuple[BallState, Csp, int, int, int]  # a replay, its constraints, step, log, learned
 
 
 def _search_picks(
