@@ -48,6 +48,15 @@ def test_outcome_lines_follow_the_outcome_and_the_unmasked_roles():
     assert outcome_lines(GAME.new(seed=3).view(None)) == []
 
 
+def test_a_draw_among_some_seats_names_them():
+    # A four-player ball cut off after seat 1 was conquered (ruling MB-54).
+    outcome = intrigue.engine.Outcome.draw_among(4, {0, 2, 3}, "cut off", capped=True)
+    lines = outcome_lines({"outcome": outcome.to_json()})
+    assert lines[0] == "The game is a draw among seat 0, seat 2 and seat 3."
+    everyone = intrigue.engine.Outcome.win_loss(4, set(), "cut off", capped=True)
+    assert outcome_lines({"outcome": everyone.to_json()})[0] == "The game is a draw."
+
+
 def scripted(answers: list[str]) -> Iterator[str]:
     yield from answers
     raise EOFError

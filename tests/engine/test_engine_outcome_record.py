@@ -28,6 +28,14 @@ def test_win_loss_without_winners_is_a_draw() -> None:
     assert outcome.scores == (1.0, 2.0, 0.0)
 
 
+def test_a_draw_among_some_seats_leaves_the_others_lost() -> None:
+    outcome = Outcome.draw_among(4, {0, 2, 3}, "cut off", capped=True)
+    assert outcome.is_draw and outcome.winners == ()
+    assert outcome.returns == (0.0, -1.0, 0.0, 0.0)
+    assert outcome.capped and outcome.reason == "cut off"
+    assert Outcome.draw_among(3, {0, 1, 2}, "all in") == Outcome.win_loss(3, set(), "all in")
+
+
 def test_win_loss_everyone_wins() -> None:
     assert Outcome.win_loss(2, (0, 1), "all").returns == (1.0, 1.0)
 

@@ -1,9 +1,11 @@
 """The arena: reproducible by seed, seats rotated, every game counted for every seat."""
 
 import json
+from types import SimpleNamespace
 
 from intrigue.cli.main import main
-from intrigue.lab.arena import run_arena
+from intrigue.engine import Outcome
+from intrigue.lab.arena import run_arena, seat_result
 
 
 def test_arena_results_are_reproducible_by_seed():
@@ -57,3 +59,11 @@ def test_arena_command_prints_tables_and_writes_json(tmp_path, capsys):
 def test_arena_command_rejects_unknown_bots(capsys):
     assert main(["arena", "masquerade-murder", "--bots", "genius", "--games", "1"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_a_seat_out_of_a_drawn_game_scores_a_loss():
+    # A four-player ball cut off by its cap after seat 1 was conquered (ruling MB-54).
+    state = SimpleNamespace(outcome=Outcome.draw_among(4, {0, 2, 3}, "cut off", capped=True))
+    assert [seat_result(state, seat) for seat in range(4)] == [0.5, 0.0, 0.5, 0.5]
+    everyone = SimpleNamespace(outcome=Outcome.win_loss(3, set(), "cut off", capped=True))
+    assert [seat_result(everyone, seat) for seat in range(3)] == [0.5, 0.5, 0.5]

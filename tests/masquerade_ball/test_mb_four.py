@@ -194,6 +194,19 @@ def test_mb45_a_side_emptied_in_another_turn_falls_vacant_before_the_cap() -> No
     ]
 
 
+def test_mb54_a_ball_cut_off_is_a_draw_among_the_seats_still_in_it() -> None:
+    state = _north_delivers_its_queen_onto_east_last_card("2:k@sc1", "3:k@wc1")
+    outcome = state.outcome
+    assert outcome.capped and outcome.is_draw and outcome.winners == ()
+    assert outcome.returns == (0.0, -1.0, 0.0, 0.0)  # East was out before the cap
+
+
+def test_mb54_a_ball_cut_off_with_every_seat_in_it_is_a_draw_for_all() -> None:
+    state = four("0:k@nc1", "1:k@ec1", "2:k@sc1", "3:k@wc1", max_turns=1)
+    play(state, "inspect nc1", "end")
+    assert state.outcome.capped and state.outcome.returns == (0.0, 0.0, 0.0, 0.0)
+
+
 def test_mb45_the_last_side_standing_wins_before_the_cap() -> None:
     state = _north_delivers_its_queen_onto_east_last_card()
     assert state.is_over and not state.outcome.capped and state.outcome.winners == (0,)

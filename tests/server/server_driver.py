@@ -317,8 +317,11 @@ def expected_verdict(server: ThreadServer, table_id: str, seat: int) -> str:
     """How the table page must announce the end to ``seat``, from the server's own outcome."""
     outcome = server.hub.tables[table_id].state.outcome
     assert outcome is not None, "the game is not over"
-    if not outcome.winners:
-        return "Game over: a draw."
+    if not outcome.winners and outcome.returns[seat] >= 0:
+        drawn = [f"seat {s}" for s, r in enumerate(outcome.returns) if r >= 0]
+        if len(drawn) == len(outcome.returns):
+            return "Game over: a draw."
+        return f"Game over: a draw among {', '.join(drawn[:-1])} and {drawn[-1]}."
     return "You win!" if seat in outcome.winners else "You lose."
 
 

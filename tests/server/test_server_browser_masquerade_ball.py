@@ -14,7 +14,14 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from server_driver import TIMEOUT, ThreadServer, create_table, expected_verdict, record_frames
+from server_driver import (
+    TIMEOUT,
+    ThreadServer,
+    create_table,
+    expected_verdict,
+    record_frames,
+    seat_player,
+)
 
 GAME = "masquerade-ball"
 BOARD = "svg.mb-palace"
@@ -290,6 +297,41 @@ def click(page, selector: str) -> None:
 
 def rank_on(page, place: str) -> str:
     return str(page.locator(f'{BOARD} rect[data-place="{place}"]').get_attribute("data-rank"))
+
+
+def test_a_seat_out_before_the_cap_reads_that_it_lost(browser, web_server):
+    """Ruling MB-54: North's Queen, delivered by the Nun, takes East's last card, so East is
+    out; the one-turn cap then ends the ball, a draw among the three seats still in it."""
+    setup = ["0:2@nc3", "0:k@nc2", "0:q@nc1", "1:10@ea3", "2:k@sc1", "3:k@wc1"]
+    table = create_table(
+        web_server.url,
+        game=GAME,
+        players=4,
+        seats=["human"] * 4,
+        options={"setup": setup, "first": 0, "max_turns": 1},
+    )
+    context = browser.new_context()
+    north = seat_player(web_server, table, 0)
+    try:
+        east, south = context.new_page(), context.new_page()
+        east.goto(table["links"][1]["url"])
+        south.goto(table["links"][2]["url"])
+        for page in (east, south):
+            page.wait_for_selector(f"{BOARD} rect[data-side]")
+        for action in ("inspect nc3", "deliver nc1", "drop ea3", "end"):
+            assert north.act(action)["accepted"], action
+        for page in (east, south):
+            page.wait_for_selector("#outcome:not([hidden])")
+        assert east.inner_text("#outcome").startswith("You lose.")
+        assert expected_verdict(web_server, table["id"], 1) == "You lose."
+        drawn = "Game over: a draw among seat 0, seat 2 and seat 3."
+        assert south.inner_text("#outcome").startswith(drawn)
+        assert expected_verdict(web_server, table["id"], 2) == drawn
+        assert east.get_attribute("#outcome", "data-result") == "lost"
+        assert south.get_attribute("#outcome", "data-result") == "draw"
+    finally:
+        north.close()
+        context.close()
 
 
 def test_the_diplomat_places_and_the_nun_drops_by_clicking_squares(browser, web_server):

@@ -92,7 +92,10 @@ def outcome_lines(view: dict[str, Any]) -> list[str]:
         verb = "wins" if len(winners) == 1 else "win"
         lines = [f"Winners: {_list_seats(winners)} {verb}."]
     else:
-        lines = ["The game is a draw."]
+        drawn = [s for s, r in enumerate(outcome["returns"]) if r >= 0]
+        some = 0 < len(drawn) < len(outcome["returns"])  # the others were out before the end
+        among = f" among {_list_seats(drawn)}" if some else ""
+        lines = [f"The game is a draw{among}."]
     lines.append(f"Reason: {outcome['reason']}.")
     if outcome.get("capped"):
         lines.append("(The game was cut off by its turn limit.)")

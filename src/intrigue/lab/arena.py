@@ -39,11 +39,12 @@ class ArenaResult:
 
 
 def seat_result(state: State, seat: int) -> float:
-    """1 for a win, 0 for a loss, 1/2 for a draw."""
+    """1 for a win, 0 for a loss, 1/2 for a draw (0 for a seat out of the game before a draw
+    among the others, `Outcome.draw_among`)."""
     outcome = state.outcome
     assert outcome is not None
     if outcome.is_draw:
-        return 0.5
+        return 0.0 if outcome.returns[seat] < 0 else 0.5
     return 1.0 if seat in outcome.winners else 0.0
 
 

@@ -1134,7 +1134,7 @@ class BallState(State):
         else:  # the common case, without building the step list
             cap = self.options["max_turns"]
             if cap is not None and self.turns >= cap:
-                self._end_game(set(), f"the ball was cut off after {self.turns} turns", capped=True)
+                self._cut_off()
                 return
             windows = self._window_order()
             if not windows:
@@ -1155,8 +1155,7 @@ class BallState(State):
                     return
                 cap = self.options["max_turns"]
                 if cap is not None and self.turns >= cap:
-                    reason = f"the ball was cut off after {self.turns} turns"
-                    self._end_game(set(), reason, capped=True)
+                    self._cut_off()
                     return
                 self.todo += [("window", e) for e in self._window_order()]
             elif self._open_window(arg):
@@ -1373,7 +1372,17 @@ class BallState(State):
             self._emit("eliminated", seat=seat)
         self._check_last_standing()
 
-    def _end_game(self, winners: set[int], reason: str, capped: bool = False) -> None:
+    def _end_game(self, winners: set[int], reason: str) -> None:
+        self._finish_ball(Outcome.win_loss(self.players, winners, reason))
+
+    def _cut_off(self) -> None:
+        """The ``max_turns`` cap: a draw among the seats still at the ball (ruling MB-54)."""
+        reason = f"the ball was cut off after {self.turns} turns"
+        self._finish_ball(
+            Outcome.draw_among(self.players, {s for s in self.ctrl if s >= 0}, reason, capped=True)
+        )
+
+    def _finish_ball(self, outcome: Outcome) -> None:
         self.phase = OVER
         self.acts = {}
         self._legal = None
@@ -1381,7 +1390,7 @@ class BallState(State):
         # which the views then show and the belief model takes as seen.
         for cid in range(len(self.rank)):
             self._reveal_to_all(cid)
-        self._finish(Outcome.win_loss(self.players, winners, reason, capped=capped))
+        self._finish(outcome)
 
     # -- views ------------------------------------------------------------------------------
     def _card_views(self, cids: Iterable[int], seat: int | None) -> list[dict[str, Any]]:

@@ -32,12 +32,21 @@ export function eventWords(kind) {
   return `${cap(String(kind ?? "event").replaceAll("_", " "))}.`;
 }
 
-// "Game over: seat 1 wins." / "seat 0 and seat 2 win" / "a draw" (no winners at all).
-export function gameOverText(winners) {
-  if (!winners.length) return "Game over: a draw.";
-  const names = winners.map((s) => `seat ${s}`);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
-  return `Game over: ${list} ${names.length > 1 ? "win" : "wins"}.`;
+// "Game over: seat 1 wins." / "seat 0 and seat 2 win" / "a draw" (no winners at all) / "a draw
+// among seat 0 and seat 2" (the seats with a negative return were out before the end).
+export function gameOverText(winners, returns = []) {
+  if (!winners.length) {
+    const drawn = returns.flatMap((r, s) => (r < 0 ? [] : [s]));
+    const some = drawn.length && drawn.length < returns.length;
+    return some ? `Game over: a draw among ${seatWords(drawn)}.` : "Game over: a draw.";
+  }
+  return `Game over: ${seatWords(winners)} ${winners.length > 1 ? "win" : "wins"}.`;
+}
+
+// "seat 1" / "seat 0 and seat 2" / "seat 0, seat 2 and seat 3".
+function seatWords(seats) {
+  const names = seats.map((s) => `seat ${s}`);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
 }
 
 export function seatName(seat, view) {

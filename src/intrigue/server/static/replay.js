@@ -64,11 +64,16 @@ function renderOutcome(view) {
   const box = $("outcome");
   box.hidden = !view.is_over || !view.outcome;
   if (box.hidden) return;
-  const { winners, reason } = view.outcome;
+  const { winners, reason, returns = [] } = view.outcome;
   const me = seatOf(replay.perspective);
-  let verdict = gameOverText(winners);
-  if (me !== null) verdict = winners.includes(me) ? `Seat ${me} wins.` : `Seat ${me} loses.`;
-  box.className = `outcome ${me === null ? "" : winners.includes(me) ? "won" : "lost"}`;
+  // A draw for the seat unless it was out before the end (a negative return).
+  const drew = me !== null && !winners.length && (returns[me] ?? 0) >= 0;
+  let verdict = gameOverText(winners, returns);
+  let mood = "";
+  if (drew) [verdict, mood] = [`A draw for seat ${me}.`, "draw"];
+  else if (me !== null && winners.includes(me)) [verdict, mood] = [`Seat ${me} wins.`, "won"];
+  else if (me !== null) [verdict, mood] = [`Seat ${me} loses.`, "lost"];
+  box.className = `outcome ${mood}`;
   box.textContent = reason ? `${verdict} ${cap(reason)}.` : verdict;
 }
 

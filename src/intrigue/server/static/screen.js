@@ -19,8 +19,8 @@ function renderOutcome(view) {
   const box = $("outcome");
   box.hidden = !view.is_over || !view.outcome;
   if (box.hidden) return;
-  const { winners, reason } = view.outcome;
-  box.textContent = `${gameOverText(winners)}${reason ? ` ${cap(reason)}.` : ""}`;
+  const { winners, reason, returns } = view.outcome;
+  box.textContent = `${gameOverText(winners, returns)}${reason ? ` ${cap(reason)}.` : ""}`;
 }
 
 function renderLog() {

@@ -94,10 +94,12 @@ function renderOutcome(view) {
   const box = $("outcome");
   box.hidden = !view.is_over || !view.outcome;
   if (box.hidden) return;
-  const { winners, reason } = view.outcome;
-  const draw = winners.length === 0; // no winners at all: a draw for everyone
+  const { winners, reason, returns = [] } = view.outcome;
+  // No winners: a draw, except for a seat out before the end (a negative return), which lost.
+  const out = view.seat !== null && (returns[view.seat] ?? 0) < 0;
+  const draw = winners.length === 0 && !out;
   const mine = view.seat !== null && !draw;
-  let verdict = gameOverText(winners);
+  let verdict = gameOverText(winners, returns);
   if (mine) verdict = winners.includes(view.seat) ? "You win!" : "You lose.";
   const mood = mine ? (winners.includes(view.seat) ? "won" : "lost") : draw ? "draw" : "";
   box.className = `outcome ${mood}`;
