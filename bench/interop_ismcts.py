@@ -18,6 +18,14 @@ are recorded in docs/interop.md. Needs the ``openspiel`` extra.
 Both use UCB with the same exploration (intrigue: 0.7 on returns scaled to [0, 1]; OpenSpiel:
 ``uct_c`` 1.4 on returns in [-1, 1]) and random rollouts to the end of the game (intrigue's
 ``rollout="random"``: the plain algorithm, without the heuristic guidance of ``hard``).
+
+3. **A level against OpenSpiel's bot** (``--bot hard``, any bot spec; docs/bots.md): the same
+   duel with one of our levels, held to ``--seconds`` a decision (``hard:seconds=S``: its
+   search with a time budget instead of its 400 iterations), against OpenSpiel's bot held to
+   the same CPU time: each of its decisions runs as many simulations as its CPU rate over
+   the decisions before fits (`TimedOpenSpielBot`). Every deal is played twice, the seats
+   swapped (``--deals``, from ``--seed``; ``--max-turns``: the cap, default the adapter's).
+   Prints one JSON line a game, then the totals.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -32,10 +41,12 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 import intrigue
+from intrigue.bots import make_bot
 from intrigue.bots.ismcts import ISMCTSBot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State
 from intrigue.interop import openspiel as adapter
+from intrigue.interop.common import default_max_turns
 
 MAX_TURNS = {"masquerade-murder": 3, "project-assassination": 20}
 EXPLORATION = 0.7
@@ -137,6 +148,113 @@ def head_to_head(game_id: str, games: int, seconds: float, os_rate: float) -> di
     }
 
 
+class TimedOpenSpielBot:
+    """OpenSpiel's ISMCTS held to ``seconds`` of CPU a decision: each decision runs as many
+    simulations as its rate so far fits (the rate of the decisions before, halved in weight
+    at each, starting from ``rate``)."""
+
+    def __init__(self, bot: ismcts.ISMCTSBot, seconds: float, rate: float) -> None:
+        self.bot, self.seconds, self.rate = bot, seconds, rate
+        self.simulations: list[int] = []
+
+    def step(self, state: Any) -> int:
+        if len(state.legal_actions()) == 1:  # answered without a search: no time to measure
+            return int(state.legal_actions()[0])
+        count = max(2, round(self.rate * self.seconds))  # one makes no root visit
+        self.bot._max_simulations = count  # the bot reads it at every search
+        start = time.process_time()
+        action = int(self.bot.step(state))
+        spent = time.process_time() - start
+        if spent > 0:
+            self.rate = 0.5 * self.rate + 0.5 * count / spent
+        self.simulations.append(count)
+        return action
+
+
+def level_game(
+    game_id: str,
+    spec: str,
+    seconds: float,
+    rate: float,
+    deal: int,
+    own_seats: set[int],
+    max_turns: int,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """One game of the deal ``deal``: ``spec`` held to ``seconds`` a decision on ``own_seats``,
+    OpenSpiel's bot on the others, held to the same CPU time."""
+    game = adapter.load_game(game_id, max_turns=max_turns)
+    state = game.new_initial_state()
+    for digit in adapter.seed_digits(random.Random(deal).getrandbits(64)):
+        state.apply_action(digit)
+    own = make_bot(f"{spec}:seconds={seconds}")
+    other = TimedOpenSpielBot(openspiel_bot(game, 1, deal), seconds, rate)
+    rng = Rng(deal)
+    own_cpu, own_decisions = 0.0, 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat in own_seats:
+            start = time.process_time()
+            action = bot_move(own, state.intrigue_state, seat, rng)
+            own_cpu += time.process_time() - start
+            own_decisions += 1
+            state.apply_action(game.spec.game.action_index(action))
+        else:
+            state.apply_action(other.step(state))
+        if progress and state.move_number() % 100 == 0:
+            print(f"  {state.move_number()} moves, {other.simulations[-1:]}", file=sys.stderr)
+    outcome = state.intrigue_state.outcome
+    sims = sorted(other.simulations) or [0]
+    return {
+        "deal": deal,
+        "own_seats": sorted(own_seats),
+        "winners": list(outcome.winners),
+        "capped": outcome.capped,
+        "own_cpu_per_decision": own_cpu / max(own_decisions, 1),
+        "openspiel_median_simulations": sims[len(sims) // 2],
+    }
+
+
+def level_duel(
+    game_id: str,
+    spec: str,
+    deals: int,
+    seed: int,
+    seconds: float,
+    rate: float,
+    max_turns: int,
+) -> dict[str, Any]:
+    """``deals`` deals, each played with ``spec`` on the even seats and then on the odd ones."""
+    players = intrigue.load(game_id).player_counts[0]
+    score = {"ours": 0.0, "theirs": 0.0}
+    games = capped = 0
+    for deal in range(seed, seed + deals):
+        for parity in (0, 1):
+            own_seats = {s for s in range(players) if s % 2 == parity}
+            row = level_game(game_id, spec, seconds, rate, deal, own_seats, max_turns)
+            print(json.dumps({"game": game_id, "bot": spec, **row}), flush=True)
+            games += 1
+            capped += row["capped"]
+            winners = set(row["winners"])
+            ours = bool(winners & own_seats)
+            theirs = bool(winners - own_seats)
+            if not winners:
+                score["ours"] += 0.5
+                score["theirs"] += 0.5
+            else:
+                score["ours"] += ours
+                score["theirs"] += theirs
+    return {
+        "game": game_id,
+        "bot": spec,
+        "seconds": seconds,
+        "games": games,
+        "capped": capped,
+        "ours": score["ours"],
+        "theirs": score["theirs"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="game id (default: MM and PA)")
@@ -144,7 +262,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=0.05)
+    parser.add_argument("--bot", help="a level or bot spec to duel (3. above), e.g. hard")
+    parser.add_argument("--deals", type=int, default=5, help="with --bot: deals, each twice")
+    parser.add_argument("--seed", type=int, default=1000, help="with --bot: the first deal")
+    parser.add_argument("--max-turns", type=int, help="with --bot: the cap (adapter default)")
     args = parser.parse_args()
+    if args.bot:
+        for game_id in args.game or ["project-assassination", "masquerade-murder"]:
+            cap = args.max_turns or default_max_turns(game_id)
+            # The simulation rate of OpenSpiel's bot, to start from (its own decisions adjust it).
+            rate = speed(game_id, args.positions, args.iterations)["openspiel_it_per_s"]
+            duel = level_duel(game_id, args.bot, args.deals, args.seed, args.seconds, rate, cap)
+            print(json.dumps(duel), flush=True)
+        return
     results = {}
     for game_id in args.game or ["project-assassination", "masquerade-murder"]:
         rates = speed(game_id, args.positions, args.iterations)
