@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from typing import Any
 
@@ -158,8 +157,9 @@ class TimedOpenSpielBot:
         self.simulations: list[int] = []
 
     def step(self, state: Any) -> int:
-        if len(state.legal_actions()) == 1:  # answered without a search: no time to measure
-            return int(state.legal_actions()[0])
+        legal = state.legal_actions()
+        if len(legal) == 1:  # answered without a search: no time to measure
+            return int(legal[0])
         count = max(2, round(self.rate * self.seconds))  # one makes no root visit
         self.bot._max_simulations = count  # the bot reads it at every search
         start = time.process_time()
@@ -179,7 +179,6 @@ def level_game(
     deal: int,
     own_seats: set[int],
     max_turns: int,
-    progress: bool = False,
 ) -> dict[str, Any]:
     """One game of the deal ``deal``: ``spec`` held to ``seconds`` a decision on ``own_seats``,
     OpenSpiel's bot on the others, held to the same CPU time."""
@@ -201,8 +200,6 @@ def level_game(
             state.apply_action(game.spec.game.action_index(action))
         else:
             state.apply_action(other.step(state))
-        if progress and state.move_number() % 100 == 0:
-            print(f"  {state.move_number()} moves, {other.simulations[-1:]}", file=sys.stderr)
     outcome = state.intrigue_state.outcome
     sims = sorted(other.simulations) or [0]
     return {
@@ -235,15 +232,9 @@ def level_duel(
             print(json.dumps({"game": game_id, "bot": spec, **row}), flush=True)
             games += 1
             capped += row["capped"]
-            winners = set(row["winners"])
-            ours = bool(winners & own_seats)
-            theirs = bool(winners - own_seats)
-            if not winners:
-                score["ours"] += 0.5
-                score["theirs"] += 0.5
-            else:
-                score["ours"] += ours
-                score["theirs"] += theirs
+            winners = set(row["winners"])  # none: a draw, half each
+            score["ours"] += bool(winners & own_seats) if winners else 0.5
+            score["theirs"] += bool(winners - own_seats) if winners else 0.5
     return {
         "game": game_id,
         "bot": spec,
