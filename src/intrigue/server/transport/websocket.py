@@ -78,7 +78,9 @@ def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
             await _refuse(websocket, TOO_MANY_SOCKETS, CLOSE_TRY_LATER)
             return
         try:
-            await _open(websocket, table_id, hub, settings)
+            # A task of its own: the connection's many waits (for a frame, for a commit)
+            # resume through its few frames, not the two dozen of the ASGI layers above.
+            await asyncio.create_task(_open(websocket, table_id, hub, settings))
         finally:
             addresses.release(address)
 
