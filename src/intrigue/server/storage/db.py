@@ -320,7 +320,14 @@ class SqliteActionWrites:
     the one SQLAlchemy compiles for the models, the times are stored in its format, and the
     driver's errors are raised as SQLAlchemy's (`IntegrityError` for a row already stored,
     `OperationalError` for a database unavailable), as the Core statements raised them.
+
+    The rows go in as one multi-row ``INSERT`` (up to `ROWS_A_STATEMENT`), not ``executemany``:
+    the driver lets go of the interpreter lock around every step of a statement, and each row
+    of an ``executemany`` is a step, so the writer thread took the lock back from the event
+    loop once a row; one statement takes it back once.
     """
+
+    ROWS_A_STATEMENT = 500  # 3,000 parameters, far below SQLite's 32,766
 
     def __init__(self, engine: Engine, writers: contextlib.AbstractContextManager[None]) -> None:
         self.engine = engine
@@ -329,6 +336,11 @@ class SqliteActionWrites:
         compiled = insert(ActionRow).compile(dialect=dialect)
         self.columns = tuple(compiled.positiontup or ())
         self.insert_sql = compiled.string
+        head, values, tail = self.insert_sql.partition(" VALUES ")
+        if not values or tail.count("?") != len(self.columns):
+            raise RuntimeError(f"unexpected insert statement: {self.insert_sql}")
+        self._insert_head, self._row_marks = head + values, tail
+        self._inserts: dict[int, str] = {}
         self.end_sql = f"UPDATE {TableRow.__tablename__} SET status = ? WHERE id = ?"
         stamp = ActionRow.__table__.c.created.type.dialect_impl(dialect).bind_processor(dialect)
         self.stamp = stamp or str
@@ -343,16 +355,29 @@ class SqliteActionWrites:
             for w in writes
         ]
 
+    def insert_statement(self, count: int) -> str:
+        """The ``INSERT`` of ``count`` rows (built once for each count)."""
+        sql = self._inserts.get(count)
+        if sql is None:
+            sql = self._inserts[count] = self._insert_head + ", ".join([self._row_marks] * count)
+        return sql
+
     def append(self, writes: Sequence[ActionWrite], ended: list[str]) -> None:
         """Insert ``writes`` and mark the ``ended`` tables over, in one transaction."""
         rows = self.rows(writes)
+        size = self.ROWS_A_STATEMENT
         with self.writers:
             connection = self.engine.raw_connection()
             try:
                 cursor = connection.cursor()
                 try:
                     # The driver opens the transaction before the first insert.
-                    cursor.executemany(self.insert_sql, rows)
+                    for start in range(0, len(rows), size):
+                        chunk = rows[start : start + size]
+                        cursor.execute(
+                            self.insert_statement(len(chunk)),
+                            [value for row in chunk for value in row],
+                        )
                     if ended:
                         cursor.executemany(self.end_sql, [(OVER, table) for table in ended])
                     connection.commit()
