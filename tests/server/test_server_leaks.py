@@ -163,18 +163,18 @@ class RandomGame:
         self.seats[mover].player.send({"type": "act", "action": action, "step": step})
         before = set(self.mirror.to_move)
         self.mirror.apply(mover, action)
-        for seat in self.told(before):
+        for seat in self.told(before, mover):
             update = seat.next_update(self.mirror, self.log)
             mine = seat.watcher.seat == mover
             assert update.get("accepted") == (action if mine else None)
             assert update.get("accepted_step") == (step if mine else None)
 
-    def told(self, before: set[int]) -> list[Seat]:
+    def told(self, before: set[int], mover: int) -> list[Seat]:
         """The connections told of a move at once: every one, or with delayed updates the
-        seats to move before or after it (everyone once the game is over)."""
+        mover and the seats whose turn it began or ended (everyone once the game is over)."""
         if not self.delayed or self.mirror.is_over:
             return self.everyone
-        urgent = before | set(self.mirror.to_move)
+        urgent = (before ^ set(self.mirror.to_move)) | {mover}
         return [seat for seat in self.seats if seat.watcher.seat in urgent]
 
     def whisper(self, chooser: random.Random) -> None:

@@ -1,7 +1,7 @@
 """Delayed updates (issue 22): a connection whose seat is not to move hears of moves within
 ``Settings.update_delay``, one update for all the moves made by then, while the mover and
-the seats to move hear at once. (The leak check runs with updates delayed too:
-test_server_leaks.py.)"""
+the seats whose turn began or ended with the move hear at once. (The leak check runs with
+updates delayed too: test_server_leaks.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from server_driver import Player, ThreadServer, create_table
+from server_driver import Player, ThreadServer, create_table, poll
 
 from intrigue.server.config import SERVE_LIMITS, Settings, limits_from_environment
 
@@ -46,7 +46,7 @@ def test_a_seat_not_to_move_gets_one_update_for_the_moves_made_meanwhile(server)
         mover = min(before)
         answer = players[mover].act(players[mover].latest["legal_actions"][0]["action"])
         assert answer.get("accepted"), answer
-        for seat in before | set(live.state.to_move):
+        for seat in before ^ set(live.state.to_move):  # whose turn began or ended
             if seat != mover:  # told at once (the mover's answer was its update)
                 assert players[seat].recv()["type"] == "update"
             told[seat] = (live.state.log_length, len(live.state.history))
@@ -58,6 +58,34 @@ def test_a_seat_not_to_move_gets_one_update_for_the_moves_made_meanwhile(server)
     assert update["view"]["step"] - told[idle][1] >= 2
     since = told[idle][0]
     assert update["events"] == json.loads(json.dumps(live.state.events(idle, since=since)))
+    for player in players:
+        player.close()
+
+
+def test_a_seat_still_to_move_after_another_moves_is_told_with_the_flush(server):
+    """In a phase where several seats choose at once, one seat's choice changes nothing the
+    others may do: a seat still to move after it is owed the update (its turn neither began
+    nor ended), the mover hears at once."""
+    table = create_table(server.url, MURDER, ["human"] * 5)
+    players = [Player(server.ws_url, table["id"], link["token"], True) for link in table["links"]]
+    live = server.hub.tables[table["id"]]
+    for player in players:
+        player.sync()
+    while True:  # play on, everyone told at once, until two or more seats are to move
+        before = set(live.state.to_move)
+        if len(before) >= 2:
+            break
+        mover = min(before)
+        assert players[mover].act(players[mover].latest["legal_actions"][0]["action"])["accepted"]
+        for seat in (before ^ set(live.state.to_move)) - {mover}:
+            assert players[seat].recv()["type"] == "update"
+    mover, *others = sorted(before)
+    legal = [entry["action"] for entry in players[others[0]].latest["legal_actions"]]
+    assert players[mover].act(players[mover].latest["legal_actions"][0]["action"])["accepted"]
+    staying = [seat for seat in others if seat in live.state.to_move]
+    assert staying, "a simultaneous choice: the other seats are still to move"
+    assert [str(a) for a in live.state.legal_actions(staying[0])] == legal
+    assert not poll(players[staying[0]], 0.5)  # not at once: within the delay
     for player in players:
         player.close()
 

@@ -205,8 +205,8 @@ class LiveTable:
 
     def _broadcast(self, accepted: dict[Client, Accepted], moved: int = 1) -> None:
         """Tell every connection of the last ``moved`` moves: at once the movers (the
-        connections in ``accepted``, each with its move acknowledged) and the seats to move
-        before or after them; the others within ``Settings.update_delay``, one update for all
+        connections in ``accepted``, each with its move acknowledged) and the seats whose turn
+        they began or ended; the others within ``Settings.update_delay``, one update for all
         the moves by then."""
         state = self.state
         status = self.clock.status()  # the same for every connection (and only read)
@@ -225,11 +225,14 @@ class LiveTable:
         self.hints.refresh()
 
     def _urgent_seats(self, moved: int) -> set[int | None] | None:
-        """The seats told of a move at once: to move before or after it (None: every seat,
-        as when updates are not delayed or the game is over)."""
+        """The seats told of the last ``moved`` moves at once: those whose turn began or ended
+        with them (None: every seat, as when updates are not delayed or the game is over). A
+        seat still to move after another chose (several choosing at once) can wait: no game
+        changes what a seat may do while it stays to move."""
         if self.settings.update_delay <= 0 or self.state.is_over:
             return None
-        return {seat for turn in self.turns[-1 - moved :] for seat in turn}
+        turns = [set(turn) for turn in self.turns[-1 - moved :]]
+        return set.union(*turns) - set.intersection(*turns)
 
     def _update(
         self,
