@@ -166,8 +166,9 @@ class _Reader:
         self.holds = self._holds(sides, held)
 
     def card(self, place: str) -> dict[str, Any] | None:
-        if place in self.board:
-            return self.board[place]
+        found = self.board.get(place)  # one lookup (a square's card is never None)
+        if found is not None:
+            return found
         if place.startswith("ball") and place[4:].isdigit():
             i = int(place[4:])
             return self.ballroom[i] if i < len(self.ballroom) else None
