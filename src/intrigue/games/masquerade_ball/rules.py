@@ -496,17 +496,21 @@ class BallState(State):
         prison and graveyard holds, who controls and holds what, and the side to play."""
         rank, up, owner, axis = self.rank, self.up, self.owner, self.axis
 
-        def card(c: int) -> int:
-            return (
-                -1
-                if c == EMPTY
-                else ((owner[c] * 2 + up[c]) * 16 + (rank[c] if up[c] else 0)) * 4 + axis[c]
+        def cards(cids: list[int]) -> tuple[int, ...]:
+            # One comprehension, not a call a square: a search asks this every turn it plays.
+            return tuple(
+                [
+                    -1
+                    if c == EMPTY
+                    else ((owner[c] * 2 + up[c]) * 16 + (rank[c] if up[c] else 0)) * 4 + axis[c]
+                    for c in cids
+                ]
             )
 
         return (
             self.ent,
-            tuple(map(card, self.board)),
-            tuple(map(card, self.ball)),
+            cards(self.board),
+            cards(self.ball),
             tuple(map(len, self.hand)),
             tuple(tuple(owner[c] for c in p) for p in self.prison),
             tuple(tuple(c // CARDS for c in g) for g in self.grave),
