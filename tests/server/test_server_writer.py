@@ -259,6 +259,30 @@ def test_sqlite_moves_are_stored_as_sqlalchemy_would_store_them(tmp_path: Path) 
     store.close()
 
 
+def test_a_batch_longer_than_one_statement_is_stored_whole_and_in_order(tmp_path: Path) -> None:
+    """SQLite's rows go in as multi-row INSERTs of at most `ROWS_A_STATEMENT` rows: a batch of
+    several statements is one transaction, every row in its place; a conflict in the last
+    statement stores none of the batch."""
+    from intrigue.server.storage.db import SqliteActionWrites
+
+    size = SqliteActionWrites.ROWS_A_STATEMENT
+    count = 2 * size + 3
+    store = make_store(tmp_path, tables=2)
+    store.append_actions(
+        [ActionWrite(f"t{i % 2}", i // 2, i % 5, f"move:{i}", False) for i in range(count)]
+    )
+    for table in (0, 1):
+        assert store.load(f"t{table}").actions == [
+            (i % 5, f"move:{i}") for i in range(table, count, 2)
+        ]
+    batch = [ActionWrite("t0", count + i, 0, f"more:{i}", False) for i in range(size + 1)]
+    batch.append(ActionWrite("t1", 0, 0, "again", False))  # taken: refuses the whole batch
+    with pytest.raises(IntegrityError):
+        store.append_actions(batch)
+    assert len(store.load("t0").actions) == (count + 1) // 2
+    store.close()
+
+
 def test_a_locked_sqlite_database_refuses_moves_as_unavailable(tmp_path: Path) -> None:
     """Another process holding SQLite's write lock past the busy timeout: the driver's error
     comes out as SQLAlchemy's `OperationalError`, what the server answers as unavailable."""
