@@ -381,6 +381,35 @@ def process_tree(pid: int) -> list[int]:
     return tree
 
 
+def thread_figures(pid: int) -> dict[str, tuple[float, int]]:
+    """CPU seconds and context switches so far of the threads of ``pid`` and its descendants
+    (Linux /proc), in two groups: ``loop``, each process's main thread (its event loop), and
+    ``other``, the rest (the database writer, the executor). A context switch is a thread
+    giving up or losing its CPU: a thread waiting for the interpreter lock another holds makes
+    them, so their count a move shows how often the server's threads hand the lock around."""
+    figures = {"loop": [0.0, 0], "other": [0.0, 0]}
+    tick = os.sysconf("SC_CLK_TCK")
+    for member in process_tree(pid):
+        try:
+            threads = os.listdir(f"/proc/{member}/task")
+        except OSError:
+            continue  # it exited meanwhile
+        for tid in threads:
+            task = Path(f"/proc/{member}/task/{tid}")
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                status = (task / "status").read_text()
+            except OSError:
+                continue
+            switches = sum(
+                int(line.split()[1]) for line in status.splitlines() if "ctxt_switches" in line
+            )
+            group = figures["loop" if tid == str(member) else "other"]
+            group[0] += (int(fields[11]) + int(fields[12])) / tick
+            group[1] += switches
+    return {name: (cpu, switches) for name, (cpu, switches) in figures.items()}
+
+
 def waited_for_cpu(pid: int) -> float | None:
     """Seconds the main thread of ``pid`` has spent ready to run, waiting for a CPU (Linux)."""
     try:
@@ -596,20 +625,37 @@ def measure(
         pending = pool.map_async(run_generator, plans)
         time.sleep(max(0.0, start + args.warmup - time.monotonic()))
         cpu0 = cpu_seconds(server_pid) if server_pid else None
+        threads0 = thread_figures(server_pid) if server_pid else None
         waited0 = waited_for_cpu(server_pid) if server_pid else None
         wall0 = time.monotonic()
         tallies = pending.get()
         wall = time.monotonic() - wall0
         server_cpu = cpu_seconds(server_pid) - cpu0 if server_pid and cpu0 is not None else None
         waited1 = waited_for_cpu(server_pid) if server_pid else None
+        threads1 = thread_figures(server_pid) if server_pid else None
         if attacked:
             attacker = answered.get()
     result = summarise(args, tallies, tables, processes, wall, server_cpu)
     if waited0 is not None and waited1 is not None:
         result["server_waited_for_cpu_seconds"] = round(waited1 - waited0, 2)
+    if threads0 is not None and threads1 is not None and result["moves"]:
+        result["server_threads"] = per_move(threads0, threads1, result["moves"])
     if attacked:
         result["attacker"] = attacker
     return result, (wall0, wall0 + wall)
+
+
+def per_move(
+    before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]], moves: int
+) -> dict[str, dict[str, float]]:
+    """`thread_figures` over a run, per move: CPU ms and context switches of each group."""
+    return {
+        name: {
+            "cpu_ms_per_move": round(1000 * (after[name][0] - before[name][0]) / moves, 3),
+            "switches_per_move": round((after[name][1] - before[name][1]) / moves, 2),
+        }
+        for name in before
+    }
 
 
 def summarise(
@@ -674,6 +720,7 @@ def report(result: dict[str, Any]) -> str:
             f"({'-' if per_move is None else per_move} ms/move), "
             f"load generator {result['load_generator_cpu_cores']} cores "
             f"({result['load_generator_cpu_ms_per_move']} ms/move)",
+            *threads_line(result.get("server_threads")),
             f"machine   load average {result['load_average']:.2f} at the end "
             f"({os.cpu_count()} CPUs, shared with whatever else runs); the server's event loop "
             f"waited {result.get('server_waited_for_cpu_seconds', '-')} s for a CPU",
@@ -681,6 +728,19 @@ def report(result: dict[str, Any]) -> str:
             *census_line(result.get("census")),
         ]
     )
+
+
+def threads_line(threads: dict[str, dict[str, float]] | None) -> list[str]:
+    """The report's line on the server's threads (none without the server's pid)."""
+    if threads is None:
+        return []
+    loop, other = threads["loop"], threads["other"]
+    return [
+        f"threads   event loop {loop['cpu_ms_per_move']} ms/move, "
+        f"{loop['switches_per_move']} context switches a move; "
+        f"other threads {other['cpu_ms_per_move']} ms/move, "
+        f"{other['switches_per_move']} switches a move"
+    ]
 
 
 def collector_line(pauses: dict[str, Any] | None) -> list[str]:
