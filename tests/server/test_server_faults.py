@@ -295,18 +295,24 @@ def test_kills_at_random_moments_lose_no_acknowledged_move(kill_db, tmp_path):
         for seat in seats:
             seat.start()
         records: dict[str, TableRecord] = {}
+        mid_play = 0  # kills that came while some game was still on
         for _ in range(KILLS):
-            # Kill after a random number of acknowledged moves, then a random instant later.
+            # Kill after a random number of acknowledged moves, then a random instant later;
+            # Masquerade Murder may end any night, so the players' games may all end first.
             target = acknowledged(seats) + rng.randint(*KILL_AFTER_ACKS)
-            wait_until(lambda t=target: acknowledged(seats) >= t, "moves before the kill")
+            wait_until(
+                lambda t=target: acknowledged(seats) >= t or all(s.over for s in seats),
+                "moves before the kill",
+            )
             time.sleep(rng.uniform(0, 0.05))
             server.kill()
             records = check_stored(kill_db, seats, records, ids)
-            # The kill came mid-play: some game was still on.
-            assert any(r.status == "playing" for r in records.values())
+            mid_play += any(r.status == "playing" for r in records.values())
             server.start()  # the same port: the clients reconnect where they were
             check_alive(seats)
             wait_until(partial(went_on, server, records), "every game to go on after a restart")
+        # The first kill, 10-30 moves in, always finds games on; a later one may not.
+        assert mid_play >= 1, "no kill came while a game was on: the test tested nothing"
         for seat in seats:
             seat.join(TIMEOUT)
             check_alive(seats)
