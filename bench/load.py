@@ -361,11 +361,16 @@ def cpu_seconds(pid: int) -> float:
     total = 0
     for member in process_tree(pid):
         try:
-            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += cpu_ticks(Path(f"/proc/{member}/stat"))
         except OSError:
             continue  # it exited meanwhile
-        total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks(stat: Path) -> int:
+    """User + system clock ticks of a process or thread, from its /proc ``stat`` file."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def process_tree(pid: int) -> list[int]:
@@ -397,7 +402,7 @@ def thread_figures(pid: int) -> dict[str, tuple[float, int]]:
         for tid in threads:
             task = Path(f"/proc/{member}/task/{tid}")
             try:
-                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                ticks = cpu_ticks(task / "stat")
                 status = (task / "status").read_text()
             except OSError:
                 continue
@@ -405,7 +410,7 @@ def thread_figures(pid: int) -> dict[str, tuple[float, int]]:
                 int(line.split()[1]) for line in status.splitlines() if "ctxt_switches" in line
             )
             group = figures["loop" if tid == str(member) else "other"]
-            group[0] += (int(fields[11]) + int(fields[12])) / tick
+            group[0] += ticks / tick
             group[1] += switches
     return {name: (cpu, switches) for name, (cpu, switches) in figures.items()}
 
