@@ -300,3 +300,31 @@ def test_a_locked_sqlite_database_refuses_moves_as_unavailable(tmp_path: Path) -
     store.append_action("t0", 0, 0, "pass", over=False)  # the connection was given back clean
     assert store.load("t0").actions == [(0, "pass")]
     store.close()
+
+
+def test_a_batch_of_one_statement_is_a_transaction_of_its_own(tmp_path: Path) -> None:
+    """A batch that is one INSERT and ends no table runs in SQLite's autocommit mode (one step
+    of the driver): a conflict in its last row stores none of its rows, and the connection goes
+    back to the pool in its own mode, so a SQLAlchemy transaction on it still rolls back."""
+    store = make_store(tmp_path, tables=2)
+    pooled = store.engine.raw_connection()  # the pool's one connection, used in turn by all
+    statements: list[str] = []
+    pooled.driver_connection.set_trace_callback(statements.append)
+    pooled.close()
+    store.append_actions([ActionWrite("t0", 0, 0, "a", False), ActionWrite("t1", 0, 1, "b", False)])
+    assert [sql.split(" ", 1)[0] for sql in statements] == ["INSERT"]  # no BEGIN, no COMMIT
+    with pytest.raises(IntegrityError):
+        store.append_actions(
+            [ActionWrite("t0", 1, 0, "c", False), ActionWrite("t1", 0, 0, "again", False)]
+        )
+    assert store.load("t0").actions == [(0, "a")]
+    assert store.load("t1").actions == [(1, "b")]
+    with pytest.raises(RuntimeError), store.writing() as session:
+        session.add(
+            TableRow(id="t9", game="masquerade-murder", players=5, seed=9, options={},
+                     status=PLAYING, created=now())
+        )  # fmt: skip
+        session.flush()  # the row is in the open transaction, which the error rolls back
+        raise RuntimeError("rolled back")
+    assert store.load("t9") is None
+    store.close()

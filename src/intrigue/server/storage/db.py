@@ -312,7 +312,7 @@ class FairLock:
 
 
 class SqliteActionWrites:
-    """`Store.append_actions` on SQLite, through the driver's own ``executemany``.
+    """`Store.append_actions` on SQLite, through the driver itself.
 
     SQLAlchemy's statement cache, execution context and connection wrapper cost about as much
     CPU as SQLite's own insert and commit for the few rows of a typical batch, and the writer
@@ -324,7 +324,10 @@ class SqliteActionWrites:
     The rows go in as one multi-row ``INSERT`` (up to `ROWS_A_STATEMENT`), not ``executemany``:
     the driver lets go of the interpreter lock around every step of a statement, and each row
     of an ``executemany`` is a step, so the writer thread took the lock back from the event
-    loop once a row; one statement takes it back once.
+    loop once a row; one statement takes it back once. For the same reason a batch that is one
+    statement and ends no table (nearly every batch) runs it in SQLite's autocommit mode, where
+    a statement is a transaction of its own (all its rows or none): one step instead of three
+    (``BEGIN``, the ``INSERT``, ``COMMIT``).
     """
 
     ROWS_A_STATEMENT = 500  # 3,000 parameters, far below SQLite's 32,766
@@ -365,22 +368,16 @@ class SqliteActionWrites:
     def append(self, writes: Sequence[ActionWrite], ended: list[str]) -> None:
         """Insert ``writes`` and mark the ``ended`` tables over, in one transaction."""
         rows = self.rows(writes)
-        size = self.ROWS_A_STATEMENT
         with self.writers:
             connection = self.engine.raw_connection()
             try:
                 cursor = connection.cursor()
                 try:
-                    # The driver opens the transaction before the first insert.
-                    for start in range(0, len(rows), size):
-                        chunk = rows[start : start + size]
-                        cursor.execute(
-                            self.insert_statement(len(chunk)),
-                            [value for row in chunk for value in row],
-                        )
-                    if ended:
-                        cursor.executemany(self.end_sql, [(OVER, table) for table in ended])
-                    connection.commit()
+                    if not ended and len(rows) <= self.ROWS_A_STATEMENT:
+                        self._insert_alone(connection.driver_connection, cursor, rows)
+                    else:
+                        self._insert_in_transaction(cursor, rows, ended)
+                        connection.commit()
                 except self.error as exc:
                     connection.rollback()
                     raise DBAPIError.instance(self.insert_sql, None, exc, self.error) from exc
@@ -388,6 +385,31 @@ class SqliteActionWrites:
                     cursor.close()
             finally:
                 connection.close()  # back to the pool
+
+    def _insert(self, cursor: Any, rows: list[tuple[Any, ...]]) -> None:
+        """One multi-row ``INSERT`` of ``rows`` (at most `ROWS_A_STATEMENT`)."""
+        cursor.execute(self.insert_statement(len(rows)), [value for row in rows for value in row])
+
+    def _insert_alone(self, driver: Any, cursor: Any, rows: list[tuple[Any, ...]]) -> None:
+        """``rows`` as one statement in autocommit mode: its own transaction. The pooled
+        connection is given back in the mode it came in, for SQLAlchemy's transactions."""
+        mode = driver.isolation_level
+        driver.isolation_level = None  # no transaction is open here: nothing to commit
+        try:
+            self._insert(cursor, rows)
+        finally:
+            driver.isolation_level = mode
+
+    def _insert_in_transaction(
+        self, cursor: Any, rows: list[tuple[Any, ...]], ended: list[str]
+    ) -> None:
+        """``rows`` in statements of `ROWS_A_STATEMENT`, then the ``ended`` tables marked
+        over; the driver opens the transaction before the first, the caller commits it."""
+        size = self.ROWS_A_STATEMENT
+        for start in range(0, len(rows), size):
+            self._insert(cursor, rows[start : start + size])
+        if ended:
+            cursor.executemany(self.end_sql, [(OVER, table) for table in ended])
 
 
 class Store:
