@@ -111,6 +111,7 @@ class _Reader:
     (`from_state`, which builds only the parts of the view a decision reads)."""
 
     sides: list[dict[str, Any]]
+    ballroom: list[dict[str, Any]]
     _state: BallState | None = None  # a reader made by `from_state` reads it
 
     def __init__(self, view: dict[str, Any]) -> None:
@@ -119,7 +120,7 @@ class _Reader:
         self.sides = view["sides"]
         self.playing = view["side_to_play"]
         self.board: dict[str, dict[str, Any]] | _PalaceBoard = view["board"]
-        self.ballroom: list[dict[str, Any]] = view.get("ballroom") or []
+        self.ballroom = view.get("ballroom") or []
         self.phase, self.repeats = view["phase"], view["repeats"]
         self.delivering = view["delivering"]
         self.attacked_or_played = bool(view["pending"] or view["played"])
@@ -133,7 +134,6 @@ class _Reader:
         r._state = state
         r.seat, r.four, r.playing = seat, state.players != 2, state.ent
         r.board = _PalaceBoard(state, seat) if state.zone else state._board_view(seat)
-        r.ballroom = state._card_views(state.ball, seat) if state.zone else []
         r.phase, r.repeats = state.phase, state.repeats
         r.delivering = state._name_of(state.delivering) if state.phase == DROP else None
         r.attacked_or_played = bool(state.pending or state.played)
@@ -151,6 +151,13 @@ class _Reader:
         only when a decision reads them)."""
         state = self._state
         return [state._side_view(e, self.seat, full=False) for e in range(state.players)]
+
+    @functools.cached_property
+    def ballroom(self) -> list[dict[str, Any]]:  # type: ignore[no-redef]
+        """The view's ``ballroom`` (built, for a reader from a state, when first read: most
+        rollout moves of a four-player ball read no ballroom card)."""
+        state = self._state
+        return state._card_views(state.ball, self.seat) if state.zone else []
 
     def _facts(self, sides: list[tuple[int, int, list[str]]], held: set[int]) -> None:
         """Whose the sides and thrones are, from each side's (side, controller, thrones) and the
