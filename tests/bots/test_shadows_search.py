@@ -149,3 +149,56 @@ def test_widening_adds_the_shortlist_moves_in_order_as_visits_grow() -> None:
 def test_a_negative_widen_is_refused() -> None:
     with pytest.raises(ValueError, match="widen"):
         ISMCTSBot(widen=-1)
+
+
+# -- the evaluation: every seat's chance as a Luce choice among the seats -------------------------
+def test_with_two_players_the_evaluation_is_the_fitted_pairwise_model() -> None:
+    """The weights were fitted on "mine minus my rival's" features: with two players the Luce
+    choice between the two seats' rows is exactly that model, seat by seat."""
+    from intrigue.bots.heuristics.valuation import per_seat_evaluation
+
+    pairwise = per_seat_evaluation(japan.WEIGHTS, japan.features)
+    checked = 0
+    for seed in range(6):
+        for moves in (0, 20, 60, 120):
+            state = medium_game(seed, moves)
+            if state.is_over:
+                continue
+            assert japan.evaluate(state) == pytest.approx(pairwise(state), abs=1e-12)
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_more_players_the_seats_chances_add_up_to_one(players: int) -> None:
+    for seed in range(4):
+        state = medium_game(seed, 40, players)
+        values = japan.evaluate(state)
+        assert len(values) == players
+        assert sum((v + 1) / 2 for v in values) == pytest.approx(1.0)
+        rows = japan.strengths(state)
+        assert rows is not None
+        strength = [sum(w * a for w, a in zip(japan.WEIGHTS, row, strict=True)) for row in rows]
+        assert values.index(max(values)) == strength.index(max(strength))
+
+
+def test_a_clan_gains_from_weakening_any_rival_not_only_the_strongest() -> None:
+    """Three seats: taking Political Power from the weaker rival raises the seat's value,
+    which the pairwise model (the lead over the strongest other Noble) does not see."""
+    from intrigue.bots.heuristics.valuation import luce_evaluation
+
+    weights = (1.0, 0.5)
+    rows = {"mine": [5.0, 1.0], "leader": [8.0, 1.0], "weaker": [4.0, 1.0]}
+
+    def evaluate(weaker: float) -> list[float]:
+        table = [rows["mine"], rows["leader"], [weaker, 1.0]]
+        return luce_evaluation(weights, lambda _state: table)(_Players(3))
+
+    assert evaluate(2.0)[0] > evaluate(4.0)[0]
+    assert evaluate(2.0)[1] > evaluate(4.0)[1]  # the leader gains too
+    assert luce_evaluation(weights, lambda _state: None)(_Players(3)) == [0.0, 0.0, 0.0]
+
+
+class _Players:
+    def __init__(self, players: int) -> None:
+        self.players = players

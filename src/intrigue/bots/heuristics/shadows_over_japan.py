@@ -37,7 +37,7 @@ from intrigue.games.shadows_over_japan.data import (
 from intrigue.games.shadows_over_japan.view import card_view
 
 from ..base import RandomSource
-from .valuation import per_seat_evaluation
+from .valuation import luce_evaluation
 
 NP = len(KEYS)
 FAR = 8  # distances are capped here: beyond it every province is "far"
@@ -527,11 +527,7 @@ def features(state: Any, seat: int) -> list[float]:
 
     rival = max((s for s in range(state.players) if s != seat), key=key)
     theirs = state.nobles[rival]
-    honours = len(state.honour_deck) + (state.honour_up >= 0) + len(state.honour_log)
-    seasons = 2 * honours
-    if state.options["max_turns"] is not None:
-        seasons = min(seasons, state.options["max_turns"])
-    progress = min(state.round / max(seasons, 1), 1.0)
+    progress = _progress(state)
     lead = rows[mine]["political"] - rows[theirs]["political"]
     leader = honour_leader(state)
     honour = float(leader == mine) - float(leader == theirs)
@@ -548,6 +544,47 @@ def features(state: Any, seat: int) -> list[float]:
     ]
 
 
+def strengths(state: Any) -> list[list[float]] | None:
+    """Each seat's own row of what `features` compares (its Noble's Political Power, also as
+    the end nears, military, economy; the seat's gold, ninjas and cards; the face-up Honour
+    card): `features(state, seat)` is the seat's row minus its rival's. None before the Nobles
+    are dealt."""
+    if not state.nobles or state.phase == "setup":
+        return None
+    rows = state.scores()
+    progress = _progress(state)
+    leader = honour_leader(state)
+    winter = state.round % 2
+    out = []
+    for seat in range(state.players):
+        noble = state.nobles[seat]
+        row = rows[noble]
+        honour = float(leader == noble)
+        out.append(
+            [
+                row["political"],
+                row["political"] * progress,
+                row["military"] / 4,
+                row["economy"] / 4,
+                state.gold[seat] / 4,
+                len(state.ninjas[seat]) / 2,
+                len(state.hand[seat]) / 3,
+                honour,
+                honour * winter,
+            ]
+        )
+    return out
+
+
+def _progress(state: Any) -> float:
+    """How far the game is, from 0 to 1: seasons played of the most it can last."""
+    honours = len(state.honour_deck) + (state.honour_up >= 0) + len(state.honour_log)
+    seasons = 2 * honours
+    if state.options["max_turns"] is not None:
+        seasons = min(seasons, state.options["max_turns"])
+    return min(state.round / max(seasons, 1), 1.0)
+
+
 def honour_leader(state: Any) -> int:
     """The Noble the face-up Honour card would go to if it were awarded now, or -1 when none
     is up, it would be buried or a coin would decide (SJ-24; without the rules' random draw)."""
@@ -557,4 +594,7 @@ def honour_leader(state: Any) -> int:
     return top[0] if len(top) == 1 else -1
 
 
-evaluate = per_seat_evaluation(WEIGHTS, features)
+# Every seat's chance as a Luce choice among the seats' rows (`strengths`): with two players
+# exactly the pairwise model the weights were fitted for; with three or four, a clan gains
+# from what weakens any rival, not only the strongest (docs/bots.md).
+evaluate = luce_evaluation(WEIGHTS, strengths)

@@ -49,3 +49,27 @@ def per_seat_evaluation(
 ) -> Callable[[Any], list[float]]:
     """``evaluate(state)``: every seat's `win_value` of its own features of the state."""
     return every_seat_evaluation(weights, every_seat(features))
+
+
+def luce_evaluation(
+    weights: Sequence[float], strengths: Callable[[Any], Sequence[Sequence[float]] | None]
+) -> Callable[[Any], list[float]]:
+    """``evaluate(state)`` for a game of several seats where one wins: each seat's chance is a
+    Luce choice among the seats, ``exp(u_s) / sum_j exp(u_j)`` with ``u_j = weights . a_j``,
+    ``a_j`` seat ``j``'s own row of ``strengths(state)`` (None: nothing to tell yet, every value
+    0), rescaled to [-1, 1] as `win_value` is. With two seats this *is* `win_value` of the
+    difference of the two rows, so features written as "mine minus my rival's" keep their
+    fitted weights; with more, what weakens any rival is worth something to a seat, not only
+    what weakens the strongest (the pairwise model sees only that one)."""
+
+    def evaluate(state: Any) -> list[float]:
+        rows = strengths(state)
+        if rows is None:
+            return [0.0] * state.players
+        scores = [sum(w * a for w, a in zip(weights, row, strict=True)) for row in rows]
+        top = max(scores)
+        odds = [math.exp(u - top) for u in scores]  # shifted: no overflow
+        total = sum(odds)
+        return [2.0 * o / total - 1.0 for o in odds]
+
+    return evaluate
