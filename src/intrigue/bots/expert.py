@@ -7,7 +7,7 @@ and adds a small hidden layer to the fitted logistic model:
     logit = w . x + v . tanh(W x + c) + b,  value = 2 * sigmoid(logit) - 1 = tanh(logit / 2)
 
 With ``v = 0`` and ``w`` the game's ``WEIGHTS`` it *is* `hard`'s evaluation with two players
-(Shadows over Japan's `hard` scores three and four seats as a Luce choice among their rows,
+(Shadows over Japan's `hard` scores three seats as a Luce choice among their rows,
 which with two is this same model), which is where training starts
 (``bench/train_expert.py``: expert iteration on games of the search itself).
 The weights ship as small JSON files in ``bots/weights/<game>.json`` with the command, seed and
