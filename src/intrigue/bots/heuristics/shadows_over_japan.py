@@ -16,7 +16,7 @@ Only the view and the game's static map data are used.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from intrigue.engine import Action
@@ -519,29 +519,14 @@ def features(state: Any, seat: int) -> list[float]:
     if not state.nobles or state.phase == "setup":
         return [0.0] * len(WEIGHTS)
     rows = state.scores()
-    mine = state.nobles[seat]
-
-    def key(s: int) -> tuple[int, int, int, int]:
-        row = rows[state.nobles[s]]
-        return (row["political"], row["military"], row["economy"], state.gold[s])
-
-    rival = max((s for s in range(state.players) if s != seat), key=key)
-    theirs = state.nobles[rival]
-    progress = _progress(state)
-    lead = rows[mine]["political"] - rows[theirs]["political"]
+    mine = _own(state, rows, seat)
+    rival = max(
+        (s for s in range(state.players) if s != seat), key=lambda s: _own(state, rows, s)[:4]
+    )
+    lead = [a - b for a, b in zip(mine, _own(state, rows, rival), strict=True)]
     leader = honour_leader(state)
-    honour = float(leader == mine) - float(leader == theirs)
-    return [
-        lead,
-        lead * progress,
-        (rows[mine]["military"] - rows[theirs]["military"]) / 4,
-        (rows[mine]["economy"] - rows[theirs]["economy"]) / 4,
-        (state.gold[seat] - state.gold[rival]) / 4,
-        (len(state.ninjas[seat]) - len(state.ninjas[rival])) / 2,
-        (len(state.hand[seat]) - len(state.hand[rival])) / 3,
-        honour,
-        honour * (state.round % 2),  # in Winter the card is awarded this season
-    ]
+    honour = float(leader == state.nobles[seat]) - float(leader == state.nobles[rival])
+    return _row(lead, _progress(state), honour, state.round % 2)
 
 
 def strengths(state: Any) -> list[list[float]] | None:
@@ -555,25 +540,42 @@ def strengths(state: Any) -> list[list[float]] | None:
     progress = _progress(state)
     leader = honour_leader(state)
     winter = state.round % 2
-    out = []
-    for seat in range(state.players):
-        noble = state.nobles[seat]
-        row = rows[noble]
-        honour = float(leader == noble)
-        out.append(
-            [
-                row["political"],
-                row["political"] * progress,
-                row["military"] / 4,
-                row["economy"] / 4,
-                state.gold[seat] / 4,
-                len(state.ninjas[seat]) / 2,
-                len(state.hand[seat]) / 3,
-                honour,
-                honour * winter,
-            ]
-        )
-    return out
+    return [
+        _row(_own(state, rows, seat), progress, float(leader == state.nobles[seat]), winter)
+        for seat in range(state.players)
+    ]
+
+
+def _own(state: Any, rows: Sequence[dict[str, Any]], seat: int) -> tuple[int, ...]:
+    """The seat's Noble's Political Power, military and economy (``rows``: `scores()`), and
+    the seat's gold, ninjas and cards."""
+    row = rows[state.nobles[seat]]
+    return (
+        row["political"],
+        row["military"],
+        row["economy"],
+        state.gold[seat],
+        len(state.ninjas[seat]),
+        len(state.hand[seat]),
+    )
+
+
+def _row(own: Sequence[int], progress: float, honour: float, winter: int) -> list[float]:
+    """The evaluation's inputs from `_own`'s numbers (a seat's, or a difference of two
+    seats'), the game's progress, the Honour card's and whether it is Winter (when the card
+    is awarded this season)."""
+    political, military, economy, gold, ninjas, hand = own
+    return [
+        political,
+        political * progress,
+        military / 4,
+        economy / 4,
+        gold / 4,
+        ninjas / 2,
+        hand / 3,
+        honour,
+        honour * winter,
+    ]
 
 
 def _progress(state: Any) -> float:
