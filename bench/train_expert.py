@@ -51,7 +51,8 @@ def self_play(
     features = feature_module(game_id).features
     options = {"max_turns": MAX_TURNS[game_id]} if game_id in MAX_TURNS else {}
     state = intrigue.load(game_id).new(players, seed, **options)
-    bots = [ExpertBot(iterations=iterations, model=model) for _ in range(players)]
+    # The whole budget a move (early=0): the played move's value is a training target.
+    bots = [ExpertBot(iterations=iterations, model=model, early=0) for _ in range(players)]
     rng = Rng(seed ^ 0x5EED_B075)
     rows: list[tuple[int, list[float], float | None]] = []
     while not state.is_over:

@@ -108,6 +108,51 @@ def test_ismcts_reuses_each_sample_for_that_many_iterations(reuse):
         assert all(len(sample.history) == len(state.history) for sample in drawn)
 
 
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_a_settled_search_stops_early_and_plays_the_same_move(seed):
+    """Once the most visited root move leads every other by more than the iterations left,
+    the search stops (``early``, the default): the move is the one the whole budget plays.
+    Seeds 2, 3 and 5 settle early; 4 does not (its last look comes too late)."""
+    state = mid_game(seed, 33)
+    seat = state.to_move[0]
+    quick, full = ISMCTSBot(iterations=120), ISMCTSBot(iterations=120, early=0)
+    assert bot_move(quick, state, seat, Rng(2)) == bot_move(full, state, seat, Rng(2))
+    assert full.last_iterations == 120
+    assert (quick.last_iterations < 120) == (seed != 4)
+
+
+def test_a_search_with_a_margin_runs_every_iteration():
+    """A ``margin`` compares the means of two moves, which more iterations would move: no
+    stopping early then."""
+    state = mid_game(5, 33)
+    seat = state.to_move[0]
+    bot = ISMCTSBot(iterations=120, margin=0.5)
+    bot_move(bot, state, seat, Rng(2))
+    assert bot.last_iterations == 120
+
+
+@pytest.mark.parametrize(
+    ("visits", "left", "settled"),
+    [
+        ((30, 10, 2), 19, True),
+        ((30, 10, 2), 20, False),  # ten more for the second would tie it
+        ((30, 30), 0, False),  # a tie: the legal order decides, so not settled
+        ((5,), 4, True),  # the other moves, never tried, have no visits
+        ((5,), 5, False),
+    ],
+)
+def test_settled_means_no_iterations_left_could_change_the_move(visits, left, settled):
+    from intrigue.bots.heuristic import search_hooks
+    from intrigue.bots.ismcts import _Node, _Search
+
+    search = _Search(ISMCTSBot(), search_hooks(GAME.id), 0, random.Random(0))
+    legal = [Action("target", seat) for seat in range(1, 5)]
+    for action, count in zip(legal, visits, strict=False):
+        search.root.children[action] = node = _Node(0)
+        node.visits = count
+    assert search.settled(legal, left) is settled
+
+
 def test_ismcts_refuses_a_reuse_below_one():
     from intrigue.bots import UnknownBot
 
@@ -219,7 +264,9 @@ def test_bot_settings_follow_the_name():
     assert (bot.iterations, bot.exploration) == (25, 0.5)
 
 
-@pytest.mark.parametrize("name", ["ismcts:iterations", "ismcts:horizon=3", "random:x=1"])
+@pytest.mark.parametrize(
+    "name", ["ismcts:iterations", "ismcts:horizon=3", "random:x=1", "ismcts:early=2"]
+)
 def test_bad_bot_settings_are_refused(name):
     from intrigue.bots import UnknownBot
 
