@@ -6,6 +6,7 @@
     .venv/bin/python bench/load.py --db postgresql://127.0.0.1/intrigue_load  # its own database
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000   # a server already running
     .venv/bin/python bench/load.py --abuse               # quiet run, then the same under attack
+    .venv/bin/python bench/load.py --processes 2 --runs 3 --against /tmp/old/src   # pairs
 
 Unless ``--url`` is given, the benchmark starts the server itself (``uvicorn`` in a child
 process, set up as ``intrigue serve`` does, on a fresh SQLite file or ``--db``) with the
@@ -36,6 +37,13 @@ event loop is not what limits the run. The server started here delays the update
 seats not to move as ``intrigue serve`` does (``Settings.update_delay``); ``--update-delay 0``
 sends every update at once.
 
+``--runs N`` measures N times, each run on a fresh server, and ends with the median of each
+figure: a single run of the same code moves by a tenth from one minute to the next on these
+machines, so a comparison rests on several. ``--against SRC`` makes them pairs: the runs
+alternate between this checkout's server and the one in SRC (a directory holding another
+version's ``intrigue`` package, e.g. ``git archive REV src | tar -x -C /tmp/old`` gives
+``/tmp/old/src``), N of each, and the medians are given side by side (docs/performance.md).
+
 ``--abuse`` measures what slow and greedy clients do to everyone else (issue 18, item 6): two
 runs on two fresh servers with ``intrigue serve``'s limits on connections (`SERVE_LIMITS`), each
 table's players connecting from an address of their own (127.0.1.x, like households): first a
@@ -54,6 +62,7 @@ import multiprocessing
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -434,9 +443,11 @@ def start_server(
     workdir: Path,
     limits: dict[str, Any] | None = None,
     census_after: float | None = None,
+    src: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """The server process; ``census_after``: seconds after which it counts what its next
-    middle-generation collection walks (`collector_census`)."""
+    middle-generation collection walks (`collector_census`); ``src``: the directory of the
+    ``intrigue`` package it runs (None: this checkout's)."""
     url = db_url or f"sqlite:///{workdir / 'load.sqlite3'}"
     log = (workdir / "server.log").open("wb")
     extra = json.dumps(limits or {})
@@ -456,6 +467,7 @@ def start_server(
         ],
         stdout=log,
         stderr=log,
+        env=source_env(src),
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -767,8 +779,21 @@ CONNECTION_LIMITS = (
 )
 
 
-def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]:
-    """One measured run: on ``--url``, or on a server of its own (stopped at the end)."""
+def source_env(src: str | None) -> dict[str, str] | None:
+    """The environment of a server that runs the ``intrigue`` package found in ``src`` (first
+    on its path, before this checkout's) instead of this checkout's; None: unchanged."""
+    if src is None:
+        return None
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def run_once(
+    args: argparse.Namespace, attacked: bool = False, src: str | None = None
+) -> dict[str, Any]:
+    """One measured run: on ``--url``, or on a server of its own (stopped at the end), which
+    runs the ``intrigue`` package of ``src`` if given (`source_env`)."""
     from intrigue.server.config import SERVE_LIMITS
 
     limits = {name: SERVE_LIMITS[name] for name in CONNECTION_LIMITS} if args.abuse else {}
@@ -782,7 +807,7 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
         if base is None:
             port = free_port()
             census_after = args.warmup + args.seconds / 2 if args.census else None
-            proc = start_server(args.db, port, Path(tmp), limits, census_after)
+            proc = start_server(args.db, port, Path(tmp), limits, census_after, src)
             base, server_pid = f"http://127.0.0.1:{port}", proc.pid
         try:
             result, window = measure(args, base.rstrip("/"), server_pid, attacked)
@@ -798,6 +823,58 @@ def run_once(args: argparse.Namespace, attacked: bool = False) -> dict[str, Any]
                 result["census"] = collector_census(Path(tmp) / CENSUS_FILE)
     result["limits"] = limits
     return result
+
+
+# The figures `--runs` gives the median of: (label, how to read it from a run's result).
+MEDIANS = (
+    ("moves/s", lambda r: r["moves_per_second"]),
+    ("p99 ms", lambda r: r["latency_ms"]["p99"]),
+    ("server CPU ms/move", lambda r: r["server_cpu_ms_per_move"]),
+    (
+        "event loop ms/move",
+        lambda r: (r.get("server_threads") or {}).get("loop", {}).get("cpu_ms_per_move"),
+    ),
+)
+
+
+def run_line(label: str, result: dict[str, Any]) -> str:
+    """One run of a series, on one line."""
+    figures = "  ".join(f"{name} {read(result)}" for name, read in MEDIANS)
+    return f"{label:10} {figures}"
+
+
+def medians(results: list[dict[str, Any]]) -> dict[str, float | None]:
+    """The median of each of `MEDIANS` over ``results`` (None where a run lacks it)."""
+    out: dict[str, float | None] = {}
+    for name, read in MEDIANS:
+        values = [read(r) for r in results]
+        out[name] = None if None in values else round(statistics.median(values), 3)
+    return out
+
+
+def series(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    """``--runs`` runs of each code (this checkout's, and ``--against``'s alternating with
+    it), printing a line a run as it ends."""
+    codes: list[tuple[str, str | None]] = [("this", None)]
+    if args.against:
+        codes.append(("against", args.against))
+    results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in codes}
+    for i in range(args.runs):
+        for label, src in codes:
+            result = run_once(args, src=src)
+            results[label].append(result)
+            if not args.json:
+                print(run_line(f"{label} {i + 1}", result), flush=True)
+    return results
+
+
+def series_report(results: dict[str, list[dict[str, Any]]]) -> str:
+    """The medians of each code's runs, side by side."""
+    lines = ["medians:"]
+    for label, runs in results.items():
+        figures = "  ".join(f"{name} {value}" for name, value in medians(runs).items())
+        lines.append(f"{label:10} {figures}  ({len(runs)} runs)")
+    return "\n".join(lines)
 
 
 def abuse_report(quiet: dict[str, Any], attacked: dict[str, Any]) -> str:
@@ -834,11 +911,29 @@ def main() -> int:
         help="count what one middle-generation collection of the server walks (mid-run; "
         "that pass's figures include the count's own time)",
     )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="runs (each on a fresh server), then their medians"
+    )
+    parser.add_argument(
+        "--against",
+        metavar="SRC",
+        help="alternate the runs with a server running the intrigue package in SRC",
+    )
     parser.add_argument("--abuse", action="store_true", help="a quiet run, then under attack")
     parser.add_argument("--trickle", type=int, default=1100, help="--abuse: trickling requests")
     parser.add_argument("--deaf", type=int, default=2000, help="--abuse: spectators not reading")
     parser.add_argument("--flood", type=int, default=500, help="--abuse: silent sockets")
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs takes a number of runs of at least 1")
+    if args.against and (args.url or args.abuse):
+        parser.error("--against starts servers of its own: not with --url or --abuse")
+    if args.against and not (Path(args.against) / "intrigue" / "__init__.py").is_file():
+        parser.error(f"--against {args.against}: no intrigue package there")
+    if args.runs > 1 or args.against:
+        results = series(args)
+        print(json.dumps(results, indent=2) if args.json else series_report(results))
+        return 0
     if args.abuse:
         quiet, attacked = run_once(args), run_once(args, attacked=True)
         both = {"quiet": quiet, "attacked": attacked}

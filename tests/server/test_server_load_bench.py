@@ -59,3 +59,41 @@ def test_figures_per_move() -> None:
         "threads   event loop 2.0 ms/move, 0.2 context switches a move; "
         "other threads 1.0 ms/move, 0.1 switches a move"
     ]
+
+
+def test_a_server_against_another_tree_runs_that_trees_package(tmp_path: Path) -> None:
+    """`--against SRC`: the server's environment puts SRC's ``intrigue`` before this
+    checkout's, so the pairs compare two versions of the code."""
+    (tmp_path / "intrigue").mkdir()
+    (tmp_path / "intrigue" / "__init__.py").write_text("")
+    show = [sys.executable, "-c", "import intrigue; print(intrigue.__file__)"]
+    there = subprocess.run(show, env=load.source_env(str(tmp_path)), capture_output=True)
+    assert Path(there.stdout.decode().strip()) == tmp_path / "intrigue" / "__init__.py"
+    here = subprocess.run(show, env=load.source_env(None), capture_output=True)
+    assert not here.stdout.decode().startswith(str(tmp_path))
+
+
+def run_result(moves_per_second: float, p99: float, cpu: float, loop: float | None) -> dict:
+    threads = None if loop is None else {"loop": {"cpu_ms_per_move": loop}}
+    return {
+        "moves_per_second": moves_per_second,
+        "latency_ms": {"p99": p99},
+        "server_cpu_ms_per_move": cpu,
+        "server_threads": threads,
+    }
+
+
+def test_the_medians_of_a_series_of_runs() -> None:
+    runs = [run_result(3000, 40.0, 0.31, 0.28), run_result(3500, 35.0, 0.25, 0.22)]
+    runs.append(run_result(3200, 50.0, 0.30, 0.26))
+    assert load.medians(runs) == {
+        "moves/s": 3200,
+        "p99 ms": 40.0,
+        "server CPU ms/move": 0.30,
+        "event loop ms/move": 0.26,
+    }
+    # A run on a server whose threads were not read has no event loop figure: no median.
+    assert load.medians([*runs, run_result(3100, 41.0, 0.3, None)])["event loop ms/move"] is None
+    assert load.run_line("this 1", runs[0]) == (
+        "this 1     moves/s 3000  p99 ms 40.0  server CPU ms/move 0.31  event loop ms/move 0.28"
+    )
