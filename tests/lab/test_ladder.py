@@ -28,6 +28,25 @@ def test_the_two_bots_of_a_pair_take_turns_on_the_seats_and_swap_sides():
     assert seat_bots(("a", "b"), 2, 1) == ("b", "a")
     assert seat_bots(("a", "b"), 5, 0) == ("a", "b", "a", "b", "a")
     assert seat_bots(("a", "b"), 5, 1) == ("b", "a", "b", "a", "b")
+    # Even numbers of players keep that pattern game after game.
+    assert seat_bots(("a", "b"), 4, 6) == ("a", "b", "a", "b")
+    assert seat_bots(("a", "b"), 2, 7) == ("b", "a")
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_with_an_odd_number_of_players_the_seats_go_round_the_table(players):
+    """Every two games the pattern turns by a seat: over 2 x players games each seat holds
+    each bot as often, and the bot with fewer seats holds each seat in turn (with three
+    players not always the middle one)."""
+    games = [seat_bots(("a", "b"), players, index) for index in range(2 * players)]
+    for seat in range(players):
+        assert [game[seat] for game in games].count("a") == players
+    lone = {
+        seat for game in games for seat, bot in enumerate(game) if game.count(bot) == players // 2
+    }
+    assert lone == set(range(players))
+    assert seat_bots(("a", "b"), 3, 2) == ("a", "a", "b")
+    assert seat_bots(("a", "b"), 3, 3) == ("b", "b", "a")
 
 
 def test_every_pair_plays_the_same_seeds():

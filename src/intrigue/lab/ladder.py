@@ -2,7 +2,11 @@
 
 Every pair of bots plays ``games`` games on the same seeds (``seed`` .. ``seed + games - 1``),
 the two bots taking the seats in turn: A, B, A, ... from seat 0 in even games, B, A, B, ... in
-odd ones, so in a two-player game each bot plays every other deal from each side. A game is a
+odd ones, so in a two-player game each bot plays every other deal from each side. With an odd
+number of players one bot holds a seat more than the other, and the pattern turns by a seat
+every two games (A, B, A; B, A, B; then A, A, B; B, B, A; ...), so that the seats a bot holds
+alone or in the majority go round the table rather than staying where seat 0's pattern puts
+them (with three players the lone seat would always be seat 1). A game is a
 win for the bot whose seats did better on average, half a win each when they did equally well
 (in Masquerade Murder a seat wins by its own goal: both bots may win, or both lose).
 
@@ -52,8 +56,10 @@ def pair_label(pair: Pair) -> str:
 
 def seat_bots(pair: Pair, players: int, index: int) -> tuple[str, ...]:
     """The bot on each seat in game ``index`` of ``pair``: the two alternate, and swap sides
-    from one game to the next."""
-    return tuple(pair[(seat + index) % 2] for seat in range(players))
+    from one game to the next; with an odd number of players the pattern also turns by one
+    seat every two games (see the module docstring)."""
+    turn = (index // 2) % players if players % 2 else 0
+    return tuple(pair[((seat - turn) % players + index) % 2] for seat in range(players))
 
 
 def team_bots(pair: Pair, teams: Sequence[str], index: int) -> tuple[str, ...]:
