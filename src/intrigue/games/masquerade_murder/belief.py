@@ -210,12 +210,19 @@ def _final_targets(
     return out
 
 
-def determinize(state: MurderState, seat: int, rng: Any) -> MurderState:
-    """A full game consistent with everything ``seat`` has seen (see the module docstring)."""
+def determinize(
+    state: MurderState, seat: int, rng: Any, roles: tuple[int, ...] | None = None
+) -> MurderState:
+    """A full game consistent with everything ``seat`` has seen (see the module docstring).
+
+    ``roles``: the deal to use instead of one drawn (it must be consistent, as the true one
+    is): for research only, what knowing the roles is worth to a search
+    (``bench/murder_roles.py``); `MurderState.determinize` never passes it."""
     from .rules import DRAFT_PHASE, DRAW, TARGET
 
-    deals = consistent_roles(state, seat)
-    roles = deals[rng.randrange(len(deals))]
+    if roles is None:
+        deals = consistent_roles(state, seat)
+        roles = deals[rng.randrange(len(deals))]
     if state.is_over:
         night_targets = _final_targets(state, roles, seat, rng)
     else:
