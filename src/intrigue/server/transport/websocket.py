@@ -67,8 +67,9 @@ TOKEN_IN_URL = (
 
 
 def add_websocket(app: FastAPI, hub: Hub, settings: Settings) -> None:
-    # WebSockets open at once per client address, the hello included (0: no cap).
-    addresses = AddressCounter(settings.max_sockets_per_address)
+    # WebSockets open at once per client address, the hello included (0: no cap); kept on the
+    # app's state too, where a test can see a departed socket's address let go.
+    addresses = app.state.websocket_addresses = AddressCounter(settings.max_sockets_per_address)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
