@@ -519,11 +519,9 @@ def features(state: Any, seat: int) -> list[float]:
     if not state.nobles or state.phase == "setup":
         return [0.0] * len(WEIGHTS)
     rows = state.scores()
-    mine = _own(state, rows, seat)
-    rival = max(
-        (s for s in range(state.players) if s != seat), key=lambda s: _own(state, rows, s)[:4]
-    )
-    lead = [a - b for a, b in zip(mine, _own(state, rows, rival), strict=True)]
+    own = [_own(state, rows, s) for s in range(state.players)]
+    rival = max((s for s in range(state.players) if s != seat), key=lambda s: own[s][:4])
+    lead = [a - b for a, b in zip(own[seat], own[rival], strict=True)]
     leader = honour_leader(state)
     honour = float(leader == state.nobles[seat]) - float(leader == state.nobles[rival])
     return _row(lead, _progress(state), honour, state.round % 2)
@@ -597,10 +595,11 @@ def honour_leader(state: Any) -> int:
 
 
 # With three players every seat's chance is a Luce choice among the seats' rows (`strengths`):
-# a clan gains from what weakens either rival, not only the strongest (27 of 45 paired deals
-# for one `hard` clan against two `medium` ones, 17 with the pairwise model). With four it
-# measured no better (8 of 39 against 12), so four players keep the pairwise model; with two
-# the two are the same model (docs/bots.md).
+# a clan gains from what weakens either rival, not only the strongest. It won 27 of 45 paired
+# deals for one `hard` clan against two `medium` ones (17 with the pairwise model), but on the
+# deals it was chosen on; on fresh deals 12 of 30 against `medium`'s 11, no gain confirmed,
+# and no worse anywhere measured. With four it measured no better (8 of 39 against 12), so
+# four players keep the pairwise model; with two the two are the same model (docs/bots.md).
 LUCE_PLAYERS = frozenset({3})
 _luce = luce_evaluation(WEIGHTS, strengths)
 _pairwise = per_seat_evaluation(WEIGHTS, features)
