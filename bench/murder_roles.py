@@ -2,11 +2,15 @@
 
     .venv/bin/python bench/murder_roles.py --seeds 500 560 --workers 2 > /tmp/murder-roles.jsonl
 
-For each seed the ball is played three times with the same deal, the Assassin and the
+For each seed the ball is played once per mode with the same deal, the Assassin and the
 Seductress played by ``hard`` and the Duke, the Constable and the Thug by ``medium``, the
-Evil seats' search drawing its samples three ways:
+Evil seats' search drawing its samples in different ways:
 
-* ``fair``: ``State.determinize``, what `hard` does: only what each Evil seat has seen;
+* ``fair``: ``State.determinize``, only what each Evil seat has seen, every consistent deal
+  of roles alike (``hard:belief=0``, and `hard` before it read the public play);
+* ``belief``: `hard` as it is: its ``resample`` hook weighs the deals and the past nights'
+  targets by how well they explain the others' public play if they play as ``medium``
+  (fair too: it reads only what the seat has seen);
 * ``roles``: the true deal of roles, the rest drawn as ``determinize`` draws it (the other
   seats' targets of past nights among those that show the seat what it saw, and the choices
   of the night in progress at random): a cheat that knows the roles and nothing more;
@@ -15,9 +19,9 @@ Evil seats' search drawing its samples three ways:
 
 Every search also plays its own chance afresh (``reuse`` copies get new seeds), so no mode
 knows the future. A row per ball (``[seed, mode, Evil won, nights, reason]``) as it ends,
-then the Evil team's wins per mode with 95% Wilson intervals and the sign test of each cheat
-against ``fair`` over the seeds. Research, not a bot: the cheats peek at the referee's state.
-Run by hand; figures are recorded in docs/bots.md.
+then the Evil team's wins per mode with 95% Wilson intervals and the sign test of each other
+mode against ``fair`` over the seeds. Research, not a bot: the cheats peek at the referee's
+state. Run by hand; figures are recorded in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -34,14 +38,14 @@ from intrigue.engine import Rng, State
 from intrigue.games.masquerade_murder.belief import determinize
 from intrigue.lab.stats import sign_test, wilson_interval
 
-MODES = ("fair", "roles", "all")
+MODES = ("fair", "belief", "roles", "all")
 EVIL = frozenset({"assassin", "seductress"})
 MAX_TURNS = 15  # the arena's and the ladder's cap (the ball ends and Good wins: MM-20)
 
 
 def sampler_for(state: Any, seat: int, mode: str) -> Callable[[Any], State]:
     """How the Evil seat's search draws its samples in ``mode`` (see the module docstring)."""
-    if mode == "fair":
+    if mode in ("fair", "belief"):
         return lambda rng: state.determinize(seat, rng)
     if mode == "roles":
         return lambda rng: determinize(state, seat, rng, roles=state.roles)
@@ -53,7 +57,8 @@ def play(job: tuple[int, str]) -> tuple[int, str, bool, int, str]:
     seed, mode = job
     state: Any = intrigue.load("masquerade-murder").new(5, seed, max_turns=MAX_TURNS)
     evil = {seat for seat in range(5) if state.role_of(seat) in EVIL}
-    bots = {seat: make_bot("hard" if seat in evil else "medium") for seat in range(5)}
+    searcher = "hard" if mode == "belief" else "hard:belief=0"
+    bots = {seat: make_bot(searcher if seat in evil else "medium") for seat in range(5)}
     rng = Rng(seed ^ 0x5EED_B075)
     while not state.is_over:
         for seat in list(state.to_move):
@@ -82,6 +87,8 @@ def summary(rows: list[tuple[int, str, bool, int, str]]) -> dict[str, Any]:
             out[mode] = {"won": sum(results), "balls": len(results), "ci95": [low, high]}
     for mode in MODES[1:]:
         both = [seed for seed in seeds if (seed, mode) in won and (seed, "fair") in won]
+        if not both:
+            continue
         diffs = [float(won[s, mode]) - float(won[s, "fair"]) for s in both]
         out[f"{mode} against fair"] = sign_test(diffs)
     return out

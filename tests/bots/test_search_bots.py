@@ -76,7 +76,7 @@ def test_determinize_depends_only_on_what_the_seat_knows():
 def test_ismcts_is_deterministic_for_a_seed_and_counts_its_iterations():
     state = mid_game(2, 25)
     seat = state.to_move[0]
-    bot = ISMCTSBot(iterations=40)
+    bot = ISMCTSBot(iterations=40, early=0)
     first = bot_move(bot, state, seat, Rng(1))
     assert bot.last_iterations == 40
     assert bot_move(bot, state, seat, Rng(1)) == first
@@ -85,7 +85,8 @@ def test_ismcts_is_deterministic_for_a_seed_and_counts_its_iterations():
 @pytest.mark.parametrize("reuse", [1, 3])
 def test_ismcts_reuses_each_sample_for_that_many_iterations(reuse):
     """With ``reuse`` the sampler is asked once per ``reuse`` iterations, each iteration plays
-    its own copy (the sample itself is never played on) and the choice stays reproducible."""
+    its own copy (the sample itself is never played on) and the choice stays reproducible.
+    (Without the game's belief, which would draw the samples itself after the first.)"""
     state = mid_game(8, 30)
     seat = state.to_move[0]
     drawn: list[State] = []
@@ -98,7 +99,7 @@ def test_ismcts_reuses_each_sample_for_that_many_iterations(reuse):
     steps = []
     for _ in range(2):
         drawn.clear()
-        bot = ISMCTSBot(iterations=10, reuse=reuse)
+        bot = ISMCTSBot(iterations=10, reuse=reuse, belief=0)
         action = bot.choose(state.view(seat), state.legal_actions(seat), Rng(4), sampler=sampler)
         steps.append(action)
         assert bot.last_iterations == 10
@@ -112,10 +113,12 @@ def test_ismcts_reuses_each_sample_for_that_many_iterations(reuse):
 def test_a_settled_search_stops_early_and_plays_the_same_move(seed):
     """Once the most visited root move leads every other by more than the iterations left,
     the search stops (``early``, the default): the move is the one the whole budget plays.
-    Seeds 2, 3 and 5 settle early; 4 does not (its last look comes too late)."""
+    Seeds 2, 3 and 5 settle early; 4 does not (its last look comes too late), with the samples
+    as `State.determinize` draws them (``belief=0``)."""
     state = mid_game(seed, 33)
     seat = state.to_move[0]
-    quick, full = ISMCTSBot(iterations=120), ISMCTSBot(iterations=120, early=0)
+    quick = ISMCTSBot(iterations=120, belief=0)
+    full = ISMCTSBot(iterations=120, early=0, belief=0)
     assert bot_move(quick, state, seat, Rng(2)) == bot_move(full, state, seat, Rng(2))
     assert full.last_iterations == 120
     assert (quick.last_iterations < 120) == (seed != 4)
@@ -265,7 +268,8 @@ def test_bot_settings_follow_the_name():
 
 
 @pytest.mark.parametrize(
-    "name", ["ismcts:iterations", "ismcts:horizon=3", "random:x=1", "ismcts:early=2"]
+    "name",
+    ["ismcts:iterations", "ismcts:horizon=3", "random:x=1", "ismcts:early=2", "hard:belief=2"],
 )
 def test_bad_bot_settings_are_refused(name):
     from intrigue.bots import UnknownBot

@@ -113,6 +113,8 @@ class ISMCTSBot:
     ``width`` left unset take the game's defaults (its heuristic module's ``SEARCH``), else
     0.1, 0 (no cut-off), 0.0, ``tree``, 0.0, 1, 0.2 and 0 (every move). ``early`` (default 1)
     ends a search once its move is settled (see the module docstring); 0 runs every iteration.
+    ``belief`` (default 1) weighs the samples by the game's belief hooks, if it has any (see
+    `intrigue.bots.heuristic`); 0 searches ``State.determinize``'s samples as they come.
     All settings can follow the bot's name: ``ismcts:iterations=200:opponents=tree``.
     """
 
@@ -136,6 +138,7 @@ class ISMCTSBot:
         rollout_limit: int = 1000,
         cap: float | None = None,
         early: int = 1,
+        belief: int = 1,
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
@@ -167,6 +170,9 @@ class ISMCTSBot:
         if early not in (0, 1):
             raise ValueError(f"early must be 1 (stop once the move is settled) or 0, not {early!r}")
         self.early = bool(early)
+        if belief not in (0, 1):
+            raise ValueError(f"belief must be 1 (the game's belief hooks) or 0, not {belief!r}")
+        self.belief = bool(belief)
         self.last_iterations = 0
         self.last_value: float | None = None
 
@@ -280,7 +286,9 @@ class _Search:
         self.modelled = guided and opponents == "policy"
         self.reuse = int(pick("reuse", bot.reuse, 1))
         self.contempt = float(pick("contempt", bot.contempt, 0.2))
-        self.belief = hooks.belief if guided else None
+        believes = guided and bot.belief
+        self.belief = hooks.belief if believes else None
+        self.resample = hooks.resample if believes else None
         self.width = int(pick("width", bot.width, 0)) if guided else 0
         self.shortlist = hooks.shortlist if self.width and self.bias > 0.0 else None
         self.widen = float(pick("widen", bot.widen, 0.0))
@@ -304,9 +312,13 @@ class _Search:
             node.squares += result * result
 
     def believing(self, sampler: Sampler) -> Sampler:
-        """``sampler`` weighed by the game's ``belief`` hook, by rejection: a sample is kept
-        with the chance the hook gives it, else another is drawn (at most ``_TRIES``, the last
-        is kept), so worlds that explain the public play badly are searched less often."""
+        """``sampler`` weighed by the game's belief, so that worlds that explain the public
+        play badly are searched less often: the game's ``resample`` hook, built from one
+        sample, draws the samples itself; else its ``belief`` hook weighs ``sampler``'s by
+        rejection: a sample is kept with the chance the hook gives it, else another is drawn
+        (at most ``_TRIES``, the last is kept)."""
+        if self.resample is not None:
+            return self.resample(sampler(self.rng), self.seat, self.rng)
         belief = self.belief
         if belief is None:
             return sampler

@@ -110,9 +110,11 @@ def _consistent_roles(
     )
 
 
-def _night_targets(
+def night_targets(
     state: MurderState, roles: tuple[int, ...], record: NightRecord, seat: int
 ) -> tuple[tuple[int, ...], ...]:
+    """Every full target assignment of the finished night ``record`` that shows ``seat`` what
+    it saw, under the deal ``roles`` (`consistent_targets` for that night)."""
     return consistent_targets(
         state.board.name,
         roles,
@@ -173,7 +175,7 @@ def _final_targets(
     nights = []  # per night: GREEN vector -> the targets giving it, in a fixed order
     for record in state.nights:
         by_green: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for targets in _night_targets(state, roles, record, seat):
+        for targets in night_targets(state, roles, record, seat):
             res = resolve(roles, record.active, targets, record.cells, neighbours)
             green = tuple(
                 int(active and colour == "GREEN")
@@ -211,25 +213,36 @@ def _final_targets(
 
 
 def determinize(
-    state: MurderState, seat: int, rng: Any, roles: tuple[int, ...] | None = None
+    state: MurderState,
+    seat: int,
+    rng: Any,
+    roles: tuple[int, ...] | None = None,
+    targets: list[tuple[int, ...]] | None = None,
+    current: dict[int, int] | None = None,
 ) -> MurderState:
     """A full game consistent with everything ``seat`` has seen (see the module docstring).
 
-    ``roles``: the deal to use instead of one drawn (it must be consistent, as the true one
-    is): for research only, what knowing the roles is worth to a search
-    (``bench/murder_roles.py``); `MurderState.determinize` never passes it."""
+    ``roles``, ``targets`` and ``current``: the deal, every finished night's targets and the
+    other seats' targets of the night in progress (by seat) to use instead of drawing them
+    uniformly, for a belief that weighs them otherwise (the `hard` bot's reading of the public
+    play) or for research (``bench/murder_roles.py``); they must be consistent with what
+    ``seat`` saw, as `consistent_roles` and `consistent_targets` give them (tonight's targets
+    are unseen: any seat in the game but the chooser will do).
+    `MurderState.determinize` never passes them."""
     from .rules import DRAFT_PHASE, DRAW, TARGET
 
     if roles is None:
         deals = consistent_roles(state, seat)
         roles = deals[rng.randrange(len(deals))]
-    if state.is_over:
-        night_targets = _final_targets(state, roles, seat, rng)
+    if targets is not None and not state.is_over:
+        chosen = list(targets)
+    elif state.is_over:
+        chosen = _final_targets(state, roles, seat, rng)
     else:
-        night_targets = []
+        chosen = []
         for record in state.nights:
-            choices = _night_targets(state, roles, record, seat)
-            night_targets.append(choices[rng.randrange(len(choices))])
+            choices = night_targets(state, roles, record, seat)
+            chosen.append(choices[rng.randrange(len(choices))])
     picks = _sample_draft(state, seat, rng) if state.phase == DRAFT_PHASE else {}
 
     options = dict(state.options)
@@ -240,7 +253,9 @@ def determinize(
     sample = state.game.new(state.players, rng.randrange(1 << 62), **options)
     for actor, action in state.history:
         if actor != seat:
-            action = _substitute(sample, actor, action, night_targets, picks, rng, TARGET, DRAW)
+            action = _substitute(
+                sample, actor, action, chosen, current or {}, picks, rng, TARGET, DRAW
+            )
         sample.apply(actor, action)
     return sample  # type: ignore[return-value]
 
@@ -250,6 +265,7 @@ def _substitute(
     actor: int,
     action: Action,
     night_targets: list[Any],
+    current: dict[int, int],
     picks: dict[int, str],
     rng: Any,
     target: Any,
@@ -258,6 +274,8 @@ def _substitute(
     if action.verb == "target":
         if sample.night <= len(night_targets):
             return target[night_targets[sample.night - 1][actor]]
+        if actor in current:
+            return target[current[actor]]
         return rng.choice(sample.legal_actions(actor))
     if action.verb == "draw" and actor in picks and sample.night == len(night_targets) + 1:
         return draw[picks[actor]]
