@@ -27,12 +27,11 @@ state. Run by hand; figures are recorded in docs/bots.md.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
-from multiprocessing import Pool
 from typing import Any
 
 import intrigue
+from benchpool import play_and_report
 from intrigue.bots import make_bot
 from intrigue.engine import Rng, State
 from intrigue.games.masquerade_murder.belief import determinize
@@ -104,12 +103,7 @@ def main() -> None:
     if unknown := set(modes) - set(MODES):
         parser.error(f"unknown modes {sorted(unknown)}; known: {', '.join(MODES)}")
     jobs = [(seed, mode) for seed in range(*args.seeds) for mode in modes]
-    rows = []
-    with Pool(args.workers) as pool:
-        for row in pool.imap_unordered(play, jobs):
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    print(json.dumps(summary(rows)))
+    play_and_report(play, jobs, args.workers, summary)
 
 
 if __name__ == "__main__":

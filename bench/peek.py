@@ -1,0 +1,100 @@
+"""What seeing everything is worth to one seat's search: is a bot's shortfall its belief?
+
+    .venv/bin/python bench/peek.py shadows-over-japan --players 3 --seeds 6000 6030 \\
+        --workers 2 > /tmp/peek.jsonl
+
+For each seed the game is played once per mode with the same deal, one seat (``seed %
+players``) played by ``--bot`` and the others by ``--others``, the focus seat's search drawing
+its samples two ways:
+
+* ``fair``: ``State.determinize``, only what the seat has seen (the bot as it plays);
+* ``all``: the true state itself (a cheat that sees every hidden card, role and choice made).
+
+Every search plays its own chance afresh (``reuse`` copies get new seeds), so neither mode
+knows the future. If the cheat wins far more often, the bot's belief is what holds it back
+(as in Masquerade Murder, `bench/murder_roles.py`); if not, its play. A row per game
+(``[seed, mode, focus seat, its result]``, the result 1 for a win, 0.5 shared, else 0) as it
+ends, then per mode the focus seat's wins with 95% Wilson intervals and the sign test of
+``all`` against ``fair`` over the seeds. Research, not a bot. Run by hand; figures are
+recorded in docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import intrigue
+from benchpool import play_and_report
+from intrigue.bots import make_bot
+from intrigue.engine import Rng
+from intrigue.lab.stats import sign_test, wilson_interval
+
+MODES = ("fair", "all")
+
+
+def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float]:
+    """One game: the seed, the mode, the focus seat and its result."""
+    game, players, seed, mode, bot, others = job
+    state: Any = intrigue.load(game).new(players, seed)
+    focus = seed % players
+    bots = {seat: make_bot(bot if seat == focus else others) for seat in range(players)}
+    rng = Rng(seed ^ 0x5EED_B075)
+    while not state.is_over:
+        for seat in list(state.to_move):
+            if state.is_over or seat not in state.to_move:
+                continue
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if seat == focus and len(legal) > 1:
+                sampler = _sampler(state, seat, mode)
+                action = bots[seat].choose(view, legal, rng, sampler=sampler)  # type: ignore[call-arg]
+            else:
+                action = bots[seat].choose(view, legal, rng)
+            state.apply(seat, action)
+    outcome = state.outcome
+    won = focus in outcome.winners
+    return seed, mode, focus, (1.0 / len(outcome.winners)) if won else 0.0
+
+
+def _sampler(state: Any, seat: int, mode: str) -> Any:
+    if mode == "fair":
+        return lambda rng: state.determinize(seat, rng)
+    return lambda rng: state.clone()
+
+
+def summary(rows: list[tuple[int, str, int, float]]) -> dict[str, Any]:
+    """The focus seat's wins per mode with intervals, and ``all`` against ``fair``."""
+    result = {(seed, mode): value for seed, mode, _, value in rows}
+    seeds = sorted({seed for seed, *_ in rows})
+    out: dict[str, Any] = {}
+    for mode in MODES:
+        values = [result[seed, mode] for seed in seeds if (seed, mode) in result]
+        if values:
+            wins = sum(1 for v in values if v > 0)
+            low, high = wilson_interval(wins, len(values))
+            out[mode] = {"won": wins, "games": len(values), "ci95": [low, high]}
+    both = [seed for seed in seeds if (seed, "fair") in result and (seed, "all") in result]
+    if both:
+        out["all against fair"] = sign_test([result[s, "all"] - result[s, "fair"] for s in both])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seeds", type=int, nargs=2, default=(6000, 6030), metavar=("LO", "HI"))
+    parser.add_argument("--bot", default="hard")
+    parser.add_argument("--others", default="medium")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    jobs = [
+        (args.game, args.players, seed, mode, args.bot, args.others)
+        for seed in range(*args.seeds)
+        for mode in MODES
+    ]
+    play_and_report(play, jobs, args.workers, summary)
+
+
+if __name__ == "__main__":
+    main()
