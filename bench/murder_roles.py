@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 import intrigue
-from benchpool import play_and_report
+from benchpool import play_and_report, play_out
 from intrigue.bots import make_bot
 from intrigue.engine import Rng, State
 from intrigue.games.masquerade_murder.belief import determinize
@@ -59,17 +59,9 @@ def play(job: tuple[int, str]) -> tuple[int, str, bool, int, str]:
     searcher = "hard" if mode == "belief" else "hard:belief=0"
     bots = {seat: make_bot(searcher if seat in evil else "medium") for seat in range(5)}
     rng = Rng(seed ^ 0x5EED_B075)
-    while not state.is_over:
-        for seat in list(state.to_move):
-            if state.is_over or seat not in state.to_move:
-                continue
-            view, legal = state.view(seat), state.legal_actions(seat)
-            if seat in evil:
-                sampler = sampler_for(state, seat, mode)
-                action = bots[seat].choose(view, legal, rng, sampler=sampler)  # type: ignore[call-arg]
-            else:
-                action = bots[seat].choose(view, legal, rng)
-            state.apply(seat, action)
+    play_out(
+        state, bots, rng, lambda st, seat: sampler_for(st, seat, mode) if seat in evil else None
+    )
     won = any(winner in evil for winner in state.outcome.winners)
     return seed, mode, won, state.night, state.outcome.reason
 

@@ -25,7 +25,7 @@ import argparse
 from typing import Any
 
 import intrigue
-from benchpool import play_and_report
+from benchpool import play_and_report, play_out
 from intrigue.bots import make_bot
 from intrigue.engine import Rng
 from intrigue.lab.stats import sign_test, wilson_interval
@@ -40,17 +40,7 @@ def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float
     focus = seed % players
     bots = {seat: make_bot(bot if seat == focus else others) for seat in range(players)}
     rng = Rng(seed ^ 0x5EED_B075)
-    while not state.is_over:
-        for seat in list(state.to_move):
-            if state.is_over or seat not in state.to_move:
-                continue
-            view, legal = state.view(seat), state.legal_actions(seat)
-            if seat == focus and len(legal) > 1:
-                sampler = _sampler(state, seat, mode)
-                action = bots[seat].choose(view, legal, rng, sampler=sampler)  # type: ignore[call-arg]
-            else:
-                action = bots[seat].choose(view, legal, rng)
-            state.apply(seat, action)
+    play_out(state, bots, rng, lambda st, seat: _sampler(st, seat, mode) if seat == focus else None)
     outcome = state.outcome
     won = focus in outcome.winners
     return seed, mode, focus, (1.0 / len(outcome.winners)) if won else 0.0
