@@ -5,17 +5,19 @@
 
 For each seed the game is played once per mode with the same deal, one seat (``seed %
 players``) played by ``--bot`` and the others by ``--others``, the focus seat's search drawing
-its samples two ways:
+its samples in different ways (``--modes``, ``fair,all`` unless told):
 
 * ``fair``: ``State.determinize``, only what the seat has seen (the bot as it plays);
-* ``all``: the true state itself (a cheat that sees every hidden card, role and choice made).
+* ``all``: the true state itself (a cheat that sees every hidden card, role and choice made);
+* ``nobles`` (Shadows over Japan only): the true Nobles, everything else drawn as
+  ``determinize`` draws it (a cheat that knows whom each clan backs, not what it holds).
 
-Every search plays its own chance afresh (``reuse`` copies get new seeds), so neither mode
-knows the future. If the cheat wins far more often, the bot's belief is what holds it back
+Every search plays its own chance afresh (``reuse`` copies get new seeds), so no mode knows
+the future. If the cheat wins far more often, the bot's belief is what holds it back
 (as in Masquerade Murder, `bench/murder_roles.py`); if not, its play. A row per game
 (``[seed, mode, focus seat, its result]``, the result 1 for a win, 0.5 shared, else 0) as it
 ends, then per mode the focus seat's wins with 95% Wilson intervals and the sign test of
-``all`` against ``fair`` over the seeds. Research, not a bot. Run by hand; figures are
+each cheat against ``fair`` over the seeds. Research, not a bot. Run by hand; figures are
 recorded in docs/bots.md.
 """
 
@@ -30,7 +32,7 @@ from intrigue.bots import make_bot
 from intrigue.engine import Rng
 from intrigue.lab.stats import sign_test, wilson_interval
 
-MODES = ("fair", "all")
+MODES = ("fair", "all", "nobles")
 
 
 def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float]:
@@ -49,11 +51,16 @@ def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float
 def _sampler(state: Any, seat: int, mode: str) -> Any:
     if mode == "fair":
         return lambda rng: state.determinize(seat, rng)
+    if mode == "nobles":
+        from intrigue.games.shadows_over_japan.belief import determinize
+
+        nobles = tuple(state.nobles)
+        return lambda rng: determinize(state, seat, rng, nobles=nobles)
     return lambda rng: state.clone()
 
 
 def summary(rows: list[tuple[int, str, int, float]]) -> dict[str, Any]:
-    """The focus seat's wins per mode with intervals, and ``all`` against ``fair``."""
+    """The focus seat's wins per mode with intervals, and each cheat against ``fair``."""
     result = {(seed, mode): value for seed, mode, _, value in rows}
     seeds = sorted({seed for seed, *_ in rows})
     out: dict[str, Any] = {}
@@ -63,9 +70,11 @@ def summary(rows: list[tuple[int, str, int, float]]) -> dict[str, Any]:
             wins = sum(1 for v in values if v > 0)
             low, high = wilson_interval(wins, len(values))
             out[mode] = {"won": wins, "games": len(values), "ci95": [low, high]}
-    both = [seed for seed in seeds if (seed, "fair") in result and (seed, "all") in result]
-    if both:
-        out["all against fair"] = sign_test([result[s, "all"] - result[s, "fair"] for s in both])
+    for mode in MODES[1:]:
+        both = [seed for seed in seeds if (seed, "fair") in result and (seed, mode) in result]
+        if both:
+            diffs = [result[s, mode] - result[s, "fair"] for s in both]
+            out[f"{mode} against fair"] = sign_test(diffs)
     return out
 
 
@@ -76,12 +85,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs=2, default=(6000, 6030), metavar=("LO", "HI"))
     parser.add_argument("--bot", default="hard")
     parser.add_argument("--others", default="medium")
+    parser.add_argument("--modes", default="fair,all", help="comma-separated modes")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    modes = args.modes.split(",")
+    if unknown := set(modes) - set(MODES):
+        parser.error(f"unknown modes {sorted(unknown)}; known: {', '.join(MODES)}")
     jobs = [
         (args.game, args.players, seed, mode, args.bot, args.others)
         for seed in range(*args.seeds)
-        for mode in MODES
+        for mode in modes
     ]
     play_and_report(play, jobs, args.workers, summary)
 

@@ -13,7 +13,7 @@ import peek
 from intrigue.engine import Rng
 
 
-def test_the_cheat_samples_the_true_state_and_the_fair_mode_does_not() -> None:
+def test_the_cheats_sample_the_true_state_or_nobles_and_the_fair_mode_does_not() -> None:
     state = intrigue.load("shadows-over-japan").new(3, 4)
     for _ in range(12):
         seat = state.to_move[0]
@@ -22,6 +22,9 @@ def test_the_cheat_samples_the_true_state_and_the_fair_mode_does_not() -> None:
     fair = [peek._sampler(state, seat, "fair")(Rng(k)) for k in range(10)]
     assert any(sample.nobles != state.nobles for sample in fair)
     assert all(sample.view(seat) == state.view(seat) for sample in fair)
+    for k in range(5):  # the Nobles cheat: the true Nobles, the rest drawn as always
+        sample = peek._sampler(state, seat, "nobles")(Rng(k))
+        assert sample.nobles == state.nobles and sample.view(seat) == state.view(seat)
     known = peek._sampler(state, seat, "all")(Rng(0))
     assert known is not state and known.nobles == state.nobles
     assert known.record().to_json() == state.record().to_json()

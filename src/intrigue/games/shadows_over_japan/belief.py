@@ -53,10 +53,18 @@ P_EPOCH, P_KNOWN, P_SLOT = 0, 1, 2
 OPEN, FACE_UP, SHOWN = 0, 1, 2
 
 
-def determinize(state: JapanState, seat: int, rng: Any) -> JapanState:
+def determinize(
+    state: JapanState, seat: int, rng: Any, nobles: tuple[int, ...] | None = None
+) -> JapanState:
+    """A game consistent with everything ``seat`` has seen (see the module docstring).
+
+    ``nobles``: the Nobles to use instead of drawing them (they must be consistent, as the
+    true ones are): for research only, what knowing them is worth to a search
+    (``bench/peek.py``'s ``nobles`` mode); `JapanState.determinize` never passes them."""
     cache = _cache(state)
     options = dict(state.options)
-    nobles = _sample_nobles(cache, state, seat, rng)
+    if nobles is None:
+        nobles = _sample_nobles(cache, state, seat, rng)
     options["nobles"] = [NOBLES[n] for n in nobles]
     options["markers"] = [str(m) for m in state.initial_markers]
     if seat not in cache.plans:
