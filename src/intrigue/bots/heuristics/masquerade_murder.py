@@ -26,7 +26,7 @@ from intrigue.games.masquerade_murder.resolution import (
     SEDUCTRESS,
     resolve,
 )
-from intrigue.games.masquerade_murder.rules import JOKER, PLAYERS
+from intrigue.games.masquerade_murder.rules import JOKER, PLAYERS, placement_moves
 
 from ..base import RandomSource
 from .valuation import per_seat_evaluation
@@ -278,9 +278,10 @@ def resample(sample: Any, seat: int, rng: Any) -> Callable[[Any], Any]:
     weighed by the places taken so far tonight (`_tonight`). ``sample`` is a determinization:
     only its public record and ``seat``'s own are read.
     """
-    weighed = weigh_deals(sample, seat, rng)
+    placements = _placements(sample)
+    weighed = weigh_deals(sample, seat, rng, placements)
     bounds = list(accumulate(weight for _, weight, _ in weighed))
-    tonight = _tonight(sample, seat)
+    tonight = _tonight(sample, seat, placements)
 
     def draw(rng: Any) -> Any:
         roles, _, followed = weighed[bisect_right(bounds, rng.random() * bounds[-1])]
@@ -291,11 +292,12 @@ def resample(sample: Any, seat: int, rng: Any) -> Callable[[Any], Any]:
     return draw
 
 
-def _tonight(sample: Any, seat: int) -> Callable[[tuple[int, ...], History, Any], dict[int, int]]:
+def _tonight(
+    sample: Any, seat: int, placements: list[list[tuple[int, Action]]]
+) -> Callable[[tuple[int, ...], History, Any], dict[int, int]]:
     """A draw of the other seats' targets of the night in progress, given the deal and their
     results so far (a followed history): `medium`'s choice or astray, weighed by the places
-    taken so far tonight."""
-    placements = _placements(sample)
+    taken so far tonight (the last of ``placements``, `_placements`, if it is tonight's)."""
     placed = placements[len(sample.nights)] if len(placements) > len(sample.nights) else []
     places = _place_odds(sample, sample.cards, sample.active, placed, seat)
     in_game = [p for p in range(PLAYERS) if sample.active[p]]
@@ -312,12 +314,15 @@ def _tonight(sample: Any, seat: int) -> Callable[[tuple[int, ...], History, Any]
     return draw
 
 
-def weigh_deals(sample: Any, seat: int, rng: Any) -> list[tuple[tuple[int, ...], float, Followed]]:
+def weigh_deals(
+    sample: Any, seat: int, rng: Any, placements: list[list[tuple[int, Action]]] | None = None
+) -> list[tuple[tuple[int, ...], float, Followed]]:
     """Every deal of roles consistent with what ``seat`` saw, with its chance under the
     `medium` reading of the public play (the chances add up to 1) and the target histories
-    followed for it (`resample`)."""
+    followed for it (`resample`); ``placements``: `_placements(sample)`, if already read."""
     deals = consistent_roles(sample, seat)
-    placements = _placements(sample)
+    if placements is None:
+        placements = _placements(sample)
     followed = [_follow(sample, seat, roles, placements, rng) for roles in deals]
     top = max(fit for fit, _ in followed)
     weights = [math.exp(fit - top) for fit, _ in followed]
@@ -444,7 +449,7 @@ def _place_odds(
     odds: dict[int, dict[int, float]] = {}
     for actor, action in placed:
         if actor != seat:
-            legal = _placement_moves(cells, occupant, actor == joker)
+            legal = placement_moves(cells, occupant, actor == joker)
             where = {p: cell for cell, p in occupant.items()}
             taken = set(occupant)
             by_cell: dict[str | None, float] = {}
@@ -466,12 +471,3 @@ def _place_odds(
             occupant[away] = occupant[into]  # type: ignore[index]
             occupant[into] = actor  # type: ignore[index]
     return odds
-
-
-def _placement_moves(cells: tuple[str, ...], occupant: dict[str, int], joker: bool) -> list[Action]:
-    """The placements open to a seat (the Joker's swaps too) with ``occupant`` on the board."""
-    free = [cell for cell in cells if cell not in occupant]
-    moves = [Action("place", cell) for cell in free]
-    if joker:
-        moves += [Action("swap", taken, cell) for taken in occupant for cell in free]
-    return moves

@@ -57,6 +57,17 @@ ACTIONS = ActionTable([*TARGET, *DRAW.values(), *PLACE.values(), *SWAP.values()]
 EFFECTS = ("captured", "distracted", "poisoned")
 
 
+def placement_moves(seats: tuple[str, ...], occupant: dict[str, int], joker: bool) -> list[Action]:
+    """The placements open to the placer with ``occupant`` (cell -> seat) on the board: every
+    free seat, and for the Joker holder every swap of a placed cube to a free seat."""
+    if not joker or not occupant:
+        return [PLACE[cell] for cell in seats if cell not in occupant]
+    free = [cell for cell in seats if cell not in occupant]
+    return [PLACE[cell] for cell in free] + [
+        SWAP[taken, cell] for taken in occupant for cell in free
+    ]
+
+
 class NightRecord(NamedTuple):
     """A finished night, kept for views, replays and the determinizer.
 
@@ -319,13 +330,7 @@ class MurderState(State):
         if phase == PLACEMENT_PHASE:
             if seat != self.order[self.slot]:
                 return []
-            occupant = self.occupant
-            if seat != self.joker or not occupant:
-                return [PLACE[cell] for cell in self.board.seats if cell not in occupant]
-            free = [cell for cell in self.board.seats if cell not in occupant]
-            moves = [PLACE[cell] for cell in free]
-            moves += [SWAP[taken, cell] for taken in occupant for cell in free]
-            return moves
+            return placement_moves(self.board.seats, self.occupant, seat == self.joker)
         return []
 
     # -- playing ----------------------------------------------------------------------------
