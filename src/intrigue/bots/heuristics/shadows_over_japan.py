@@ -15,12 +15,15 @@ Only the view and the game's static map data are used.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate
 from typing import Any
 
 from intrigue.engine import Action
-from intrigue.games.shadows_over_japan.belief import consistent_nobles
+from intrigue.games.shadows_over_japan.belief import consistent_nobles, determinize
 from intrigue.games.shadows_over_japan.data import (
     BEATS,
     CAPITAL_OF,
@@ -99,9 +102,10 @@ class Board:
         self._finish()
 
     @classmethod
-    def from_state(cls, state: Any, seat: int) -> Board:
+    def from_state(cls, state: Any, seat: int, hand: bool = True) -> Board:
         """The same board read straight from a determinization, as ``seat``'s view shows it:
-        the styles of other clans' concealed ninjas stay unknown."""
+        the styles of other clans' concealed ninjas stay unknown (``hand=False``: its hand
+        left out too, for a board any seat may read)."""
         board = cls.__new__(cls)
         board.seat = seat
         board.noble = state.nobles[seat]
@@ -123,7 +127,7 @@ class Board:
         ]
         board.intel = dict(enumerate(state.intel_cap))
         board.gold = state.gold[seat]
-        board.hand = [card_view(state, c) for c in state.hand[seat]]
+        board.hand = [card_view(state, c) for c in state.hand[seat]] if hand else []
         board._finish()
         return board
 
@@ -451,43 +455,149 @@ def shortlist(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> 
     return sorted(order, key=lambda a: -_value(board, phase, left, a))
 
 
+# -- belief: the clans' public play read as `medium` plays it ---------------------------------
 # The chance that a clan harms its own Noble once (a sabotage, a samurai killed, Intelligence
-# stolen, a province conquered): `medium` never does; a person might, to mislead.
+# stolen, a province occupied) relative to another Noble: `medium` never does; a person might,
+# to mislead, so it only makes a Noble less likely.
 SELF_HARM = 0.2
+# What a clan's public play says about the Noble it backs: for each sign, how much every time
+# the clan gave it about Noble N multiplies the odds that it backs N (a log-odds weight). The
+# harms are fixed at SELF_HARM; the others were fitted by bench/fit_noble_reading.py (the
+# conditional logit of the true Nobles among those the claims allow, over the positions of
+# 150 three-player games of `medium` against itself, seeds 2000-2149; held out 3000-3059).
+SIGNS = (
+    "toward",  # a ninja walked nearer to the targets a clan backing N would have
+    "away",  # ... or farther from them
+    "sabotage",  # a development of N's sabotaged
+    "kill",  # a samurai of N's killed in a duel
+    "steal",  # Intelligence stolen from N's capital
+    "occupy",  # an army marched into N's home province
+    "into_developed",  # a ninja moved into a developed province of N's
+    "into_bare",  # ... or into one of N's without developments
+    "discard",  # a mission against N discarded
+    "recruit",  # a recruit paid with a mission against N
+    "army",  # N's army marched
+)
+HARMS = frozenset(("sabotage", "kill", "steal", "occupy"))
+FITTED = {
+    "toward": 2.725,
+    "away": -0.681,
+    "into_developed": -1.118,
+    "into_bare": 0.600,
+    "discard": 1.415,
+    "recruit": 0.924,
+    "army": 1.755,
+}
+SIGN_WEIGHTS = tuple(math.log(SELF_HARM) if sign in HARMS else FITTED[sign] for sign in SIGNS)
+AT = {sign: i for i, sign in enumerate(SIGNS)}
+Tally = list[list[list[int]]]  # [seat][sign][noble]: how often the seat gave that sign
 
 
-def public_harms(state: Any) -> list[list[int]]:
-    """For every seat, how often its public actions harmed each Noble (from the public log;
-    a province counts as its present owner's, or its home Noble's for a theft or a conquest)."""
-    harms = [[0] * 4 for _ in range(state.players)]
-    owner = state.owner
-    for event in state.shared_events(None):
-        kind = event["kind"]
-        if kind == "sabotaged":
-            harms[event["seat"]][owner[INDEX[event["at"]]]] += 1
-        elif kind == "stole":
-            harms[event["seat"]][HOME[INDEX[event["at"]]]] += 1
-        elif kind == "move":
-            won = sum(f["against"] == "samurai" and f["result"] == "won" for f in event["fights"])
-            harms[event["seat"]][owner[INDEX[event["to"]]]] += won
-        elif kind == "marched" and event["result"] == "occupied":
-            harms[event["seat"]][HOME[INDEX[event["to"]]]] += 1
-    return harms
+def resample(sample: Any, seat: int, rng: Any) -> Callable[[Any], Any]:
+    """Determinizations drawn as `State.determinize` draws them, but with the other clans'
+    Nobles weighed by how well they explain the clans' public play (`noble_odds`): the true
+    Nobles are searched more often. ``sample`` is a determinization: only its public record
+    and ``seat``'s own are read."""
+    if sample.phase == "setup" or not sample.nobles:
+        return lambda rng: sample.determinize(seat, rng)
+    assignments, odds = noble_odds(sample, seat)
+    bounds = list(accumulate(odds))
+
+    def draw(rng: Any) -> Any:
+        nobles = assignments[bisect_right(bounds, rng.random() * bounds[-1])]
+        return determinize(sample, seat, rng, nobles=nobles)
+
+    return draw
 
 
-def belief(state: Any, seat: int) -> Callable[[Any], float]:
-    """How well a determinization's Nobles explain the public play: each time a clan harmed
-    the Noble the sample gives it counts ``SELF_HARM``, relative to the assignment the play
-    fits best. `State.determinize` weighs only the claims (which rule a Noble out for sure);
-    against clans that spare their own Noble this names it sooner."""
-    harms = public_harms(state)
+def noble_odds(state: Any, seat: int) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every Noble assignment ``seat`` cannot rule out, and how likely each one is given the
+    other clans' public play (`public_signs`), as chances that sum to 1."""
+    assignments = consistent_nobles(state, seat)
+    tally = public_signs(state)
+    scores = [_score(tally, seat, nobles) for nobles in assignments]
+    top = max(scores)
+    odds = [math.exp(score - top) for score in scores]
+    total = sum(odds)
+    return assignments, [o / total for o in odds]
 
-    def fit(nobles: tuple[int, ...] | list[int]) -> float:
-        count = sum(harms[s][n] for s, n in enumerate(nobles) if s != seat)
-        return SELF_HARM**count
 
-    best = max((fit(nobles) for nobles in consistent_nobles(state, seat)), default=1.0)
-    return lambda sample: fit(sample.nobles) / best
+def _score(tally: Tally, seat: int, nobles: Sequence[int]) -> float:
+    """The log-odds of ``nobles`` (up to a constant) given the signs in ``tally``."""
+    return sum(
+        weight * tally[s][i][n]
+        for s, n in enumerate(nobles)
+        if s != seat
+        for i, weight in enumerate(SIGN_WEIGHTS)
+    )
+
+
+def public_signs(state: Any) -> Tally:
+    """For every seat, how often its public play gave each sign (`SIGNS`) about each Noble:
+    the game replayed from its record, each action read on the board as it stood then."""
+    tally = [[[0] * 4 for _ in SIGNS] for _ in range(state.players)]
+    for _ in sign_walk(state, tally):
+        pass
+    return tally
+
+
+def sign_walk(state: Any, tally: Tally) -> Iterator[tuple[int, Any]]:
+    """`public_signs` step by step: the game replayed from ``state``'s record, ``tally``
+    updated in place, yielding after each action its step and the replayed state. Only public
+    facts are read: the board, the public log and where ninjas went."""
+    replay = state.game.new(state.players, state.seed, **state.options)
+    for step, (actor, action) in enumerate(state.history):
+        before = replay.log_length
+        if action.verb == "move":
+            _read_walk(replay, actor, INDEX[action.args[0]], INDEX[action.args[1]], tally[actor])
+        owner, dev = list(replay.owner), list(replay.dev)
+        replay.apply(actor, action)
+        for event in replay.shared_events(None, before):
+            _read_event(replay, event, owner, dev, tally)
+        yield step, replay
+
+
+def _read_walk(state: Any, seat: int, p: int, q: int, signs: list[list[int]]) -> None:
+    """Whether a ninja's step from ``p`` to ``q`` led nearer to or farther from the targets
+    `medium` would walk to for each Noble (its Scout missions, being hidden, left out)."""
+    board = Board.from_state(state, seat, hand=False)
+    toward, away = AT["toward"], AT["away"]
+    for noble in range(4):
+        board.noble = noble
+        board._finish()
+        progress = board.distance(p) - board.distance(q)
+        if progress > 0:
+            signs[toward][noble] += 1
+        elif progress < 0:
+            signs[away][noble] += 1
+
+
+def _read_event(
+    state: Any, event: dict[str, Any], owner: list[int], dev: list[int], tally: Tally
+) -> None:
+    """The signs one public event gives about its seat's Noble (``owner`` and ``dev``: the
+    provinces' owners and developments before the action)."""
+    kind = event["kind"]
+    if "seat" not in event:
+        return
+    signs = tally[event["seat"]]
+    if kind == "sabotaged":
+        signs[AT["sabotage"]][owner[INDEX[event["at"]]]] += 1
+    elif kind == "stole":
+        signs[AT["steal"]][HOME[INDEX[event["at"]]]] += 1
+    elif kind == "move":
+        q = INDEX[event["to"]]
+        won = sum(f["against"] == "samurai" and f["result"] == "won" for f in event["fights"])
+        signs[AT["kill"]][owner[q]] += won
+        signs[AT["into_developed"] if dev[q] else AT["into_bare"]][owner[q]] += 1
+    elif kind == "marched":
+        signs[AT["army"]][NOBLE_INDEX[event["army"]]] += 1
+        if event["result"] == "occupied":
+            signs[AT["occupy"]][HOME[INDEX[event["to"]]]] += 1
+    elif kind == "recruited":
+        signs[AT["recruit"]][state.mission_target(INDEX[event["at"]])] += 1
+    elif kind == "discarded":
+        signs[AT["discard"]][state.mission_target(INDEX[event["card"]])] += 1
 
 
 # Fitted by bench/fit_values.py --games 1000 (heuristic self-play, epsilon 0.1, whole two-player
