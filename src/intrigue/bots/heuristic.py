@@ -10,14 +10,10 @@ rng)``, the policy. It may also help the search bot (`search_hooks`):
 * ``shortlist(state, seat, legal, rng) -> list[Action]``: the legal moves for ``seat`` in a
   determinization, the policy's best first (its first is the policy's move), so that search
   may consider only the first few (the ``width`` setting);
-* ``belief(sample, seat) -> weigh``: built once per decision from a determinization (its
-  public record), ``weigh(sample)`` in [0, 1] says how well another determinization's hidden
-  facts explain the public play that ``State.determinize`` does not weigh (the search keeps a
-  sample with that chance, drawing another otherwise);
 * ``resample(sample, seat, rng) -> sampler``: built once per decision from a determinization,
   a sampler ``rng -> State`` that draws the determinizations itself, weighing the hidden facts
-  by how well they explain the public play before it builds a sample (where `belief`'s
-  rejection would build many to keep one); it takes the place of the driver's sampler;
+  by how well they explain the public play (which ``State.determinize`` does not weigh)
+  before it builds a sample; it takes the place of the driver's sampler;
 * ``explain(view, legal, action) -> str | None``: why ``choose`` picked ``action``, in a short
   phrase for people (the hints of a "First game", `intrigue.bots.advice`);
 * ``SEARCH``: a dict of the game's default search settings (``depth``, ``bias``, ``epsilon``).
@@ -44,7 +40,6 @@ Policy = Callable[[dict[str, Any], list[Action], RandomSource], Action]
 Explainer = Callable[[dict[str, Any], list[Action], Action], str | None]
 RolloutPolicy = Callable[[State, int, list[Action], Any], Action]
 Shortlist = Callable[[State, int, list[Action], Any], list[Action]]
-Belief = Callable[[State, int], Callable[[State], float]]
 Resampler = Callable[[State, int, Any], Callable[[Any], State]]
 Evaluator = Callable[[State], Sequence[float]]
 _policies: dict[str, Policy] = {}
@@ -84,7 +79,6 @@ class SearchHooks:
     evaluate: Evaluator | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     shortlist: Shortlist | None = None
-    belief: Belief | None = None
     resample: Resampler | None = None
 
 
@@ -111,7 +105,6 @@ def search_hooks(game_id: str) -> SearchHooks:
                 getattr(module, "evaluate", None),
                 dict(getattr(module, "SEARCH", {})),
                 getattr(module, "shortlist", None),
-                getattr(module, "belief", None),
                 getattr(module, "resample", None),
             )
     return _hooks[game_id]

@@ -76,7 +76,6 @@ from .heuristic import SearchHooks, policy_for, search_hooks
 
 Sampler = Callable[[Any], State]
 _UNSET = object()
-_TRIES = 8  # draws at most per sample when the game's belief hook weighs them
 STRETCH = 4  # with a rollout depth, the descent plays at most this many depths of others' moves
 SETTLE_EVERY = 4  # iterations between two looks at whether the root's move is settled (`early`)
 
@@ -113,7 +112,7 @@ class ISMCTSBot:
     ``width`` left unset take the game's defaults (its heuristic module's ``SEARCH``), else
     0.1, 0 (no cut-off), 0.0, ``tree``, 0.0, 1, 0.2 and 0 (every move). ``early`` (default 1)
     ends a search once its move is settled (see the module docstring); 0 runs every iteration.
-    ``belief`` (default 1) weighs the samples by the game's belief hooks, if it has any (see
+    ``belief`` (default 1) draws the samples by the game's ``resample`` hook, if it has one (see
     `intrigue.bots.heuristic`); 0 searches ``State.determinize``'s samples as they come.
     All settings can follow the bot's name: ``ismcts:iterations=200:opponents=tree``.
     """
@@ -171,7 +170,7 @@ class ISMCTSBot:
             raise ValueError(f"early must be 1 (stop once the move is settled) or 0, not {early!r}")
         self.early = bool(early)
         if belief not in (0, 1):
-            raise ValueError(f"belief must be 1 (the game's belief hooks) or 0, not {belief!r}")
+            raise ValueError(f"belief must be 1 (the game's resample hook) or 0, not {belief!r}")
         self.belief = bool(belief)
         self.last_iterations = 0
         self.last_value: float | None = None
@@ -287,7 +286,6 @@ class _Search:
         self.reuse = int(pick("reuse", bot.reuse, 1))
         self.contempt = float(pick("contempt", bot.contempt, 0.2))
         believes = guided and bot.belief
-        self.belief = hooks.belief if believes else None
         self.resample = hooks.resample if believes else None
         self.width = int(pick("width", bot.width, 0)) if guided else 0
         self.shortlist = hooks.shortlist if self.width and self.bias > 0.0 else None
@@ -312,29 +310,12 @@ class _Search:
             node.squares += result * result
 
     def believing(self, sampler: Sampler) -> Sampler:
-        """``sampler`` weighed by the game's belief, so that worlds that explain the public
-        play badly are searched less often: the game's ``resample`` hook, built from one
-        sample, draws the samples itself; else its ``belief`` hook weighs ``sampler``'s by
-        rejection: a sample is kept with the chance the hook gives it, else another is drawn
-        (at most ``_TRIES``, the last is kept)."""
+        """``sampler``, or the samples drawn by the game's ``resample`` hook (built from one
+        of ``sampler``'s), so that worlds that explain the public play badly are searched
+        less often."""
         if self.resample is not None:
             return self.resample(sampler(self.rng), self.seat, self.rng)
-        belief = self.belief
-        if belief is None:
-            return sampler
-        weigh: Callable[[State], float] | None = None
-
-        def draw(rng: Any) -> State:
-            nonlocal weigh
-            for _ in range(_TRIES):
-                sample = sampler(rng)
-                if weigh is None:
-                    weigh = belief(sample, self.seat)
-                if rng.random() < weigh(sample):
-                    break
-            return sample
-
-        return draw
+        return sampler
 
     def settled(self, legal: list[Action], left: int) -> bool:
         """Whether the most visited of the ``legal`` root moves leads every other by more than
