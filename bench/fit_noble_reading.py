@@ -11,7 +11,7 @@ among the allowed ones is proportional to exp(weights · its signs)), fitted by 
 with the harms held at log ``SELF_HARM``. Printed: the weights to paste, and on held-out games
 (``--test`` games from ``--seed + 1000``) the mean log-chance of the true assignment and how
 often it alone is the likeliest: for the claims alone, the old harms-only reading, the
-shipped weights and the fit.
+shipped weights (with ``STRAY``) and the fit.
 """
 
 from __future__ import annotations
@@ -62,13 +62,15 @@ def groups(players: int, seeds: range, stride: int) -> list[Group]:
     return out
 
 
-def log_chances(weights: np.ndarray, data: list[Group]) -> tuple[float, float]:
-    """Mean log-chance of the true assignment, and how often it is the likeliest."""
+def log_chances(weights: np.ndarray, data: list[Group], stray: float = 0.0) -> tuple[float, float]:
+    """Mean log-chance of the true assignment (``stray`` of the chance shared evenly, as
+    `noble_odds` does), and how often it alone is the likeliest."""
     total, top = 0.0, 0
     for rows, truth in data:
         z = rows @ weights
         z -= z.max()
-        total += z[truth] - math.log(np.exp(z).sum())
+        p = np.exp(z) / np.exp(z).sum()
+        total += math.log((1.0 - stray) * p[truth] + stray / len(p))
         top += int(z[truth] == 0.0 and (z == 0.0).sum() == 1)
     return total / len(data), top / len(data)
 
@@ -116,7 +118,7 @@ def main() -> None:
     shipped = np.array(japan.SIGN_WEIGHTS)
     readings = {"claims only": claims, "harms only": harms_only, "shipped": shipped}
     for name, w in {**readings, "fitted": weights}.items():
-        mean, top = log_chances(w, test)
+        mean, top = log_chances(w, test, japan.STRAY if name == "shipped" else 0.0)
         print(f"{name:12s} mean log-chance of the truth {mean:+.3f}, likeliest {top:.1%}")
     print("FITTED = {")
     for i, sign in enumerate(japan.SIGNS):

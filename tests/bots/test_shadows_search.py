@@ -121,8 +121,11 @@ def test_the_odds_weigh_each_assignment_by_its_signs() -> None:
     assignments, odds = japan.noble_odds(state, 0)
     assert assignments == consistent_nobles(state, 0) and len(assignments) == 3
     assert sum(odds) == pytest.approx(1.0)
+    assert min(odds) >= japan.STRAY / 3  # no assignment the claims allow is left out
     tally = japan.public_signs(state)
-    for a, b, odds_a, odds_b in zip(assignments, assignments[1:], odds, odds[1:], strict=False):
+    even = japan.STRAY / 3
+    read = [(o - even) / (1 - japan.STRAY) for o in odds]
+    for a, b, odds_a, odds_b in zip(assignments, assignments[1:], read, read[1:], strict=False):
         ratio = sum(
             w * (tally[1][i][a[1]] - tally[1][i][b[1]]) for i, w in enumerate(japan.SIGN_WEIGHTS)
         )
