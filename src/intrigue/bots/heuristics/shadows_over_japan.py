@@ -154,23 +154,31 @@ class Board:
     def _targets(self) -> list[int]:
         """Provinces worth walking to: undefended rival developments and capitals, rival
         samurai, armies to infiltrate, provinces named by Scout missions in hand."""
-        found = list(self.scouts)
+        anyone, owned = self.walk_targets()
+        noble = self.noble
+        return [*self.scouts, *anyone, *(p for p, n in owned if n != noble), *self.capitals(noble)]
+
+    def walk_targets(self) -> tuple[list[int], list[tuple[int, int]]]:
+        """The targets that do not depend on the Noble the clan backs (armies to infiltrate),
+        and the undefended developments and samurai with their owners (targets for the clans
+        of every other Noble); provinces where the seat's own ninja stands are left out."""
+        anyone, owned = [], []
         army, dev, sam, owner, ninja = self.army, self.dev, self.sam, self.owner, self.ninja
-        occupied, noble, seat = self.occupied, self.noble, self.seat
+        occupied, seat = self.occupied, self.seat
         for p in range(NP):
             here = ninja[p]
             if here is not None and here["seat"] == seat:
                 continue  # our own ninja stands there
-            armed = army[p] >= 0
-            if armed:
+            if army[p] >= 0:
                 if not occupied[p] and here is None:
-                    found.append(p)  # an army to infiltrate
-            elif owner[p] != noble and (dev[p] or sam[p] >= 0):
-                found.append(p)  # a sabotage or a duel
-        for n, cap in enumerate(CAPITAL_OF):
-            if n != noble and self.intel[n]:
-                found.append(cap)
-        return found
+                    anyone.append(p)  # an army to infiltrate
+            elif dev[p] or sam[p] >= 0:
+                owned.append((p, owner[p]))  # a sabotage or a duel
+        return anyone, owned
+
+    def capitals(self, noble: int) -> list[int]:
+        """The other Nobles' capitals that still hold Intelligence to steal."""
+        return [cap for n, cap in enumerate(CAPITAL_OF) if n != noble and self.intel[n]]
 
     def distance(self, p: int) -> int:
         """Steps from ``p`` to the nearest target other than ``p`` itself (at most ``FAR``)."""
@@ -567,11 +575,11 @@ def _read_walk(state: Any, seat: int, p: int, q: int, signs: list[list[int]]) ->
     """Whether a ninja's step from ``p`` to ``q`` led nearer to or farther from the targets
     `medium` would walk to for each Noble (its Scout missions, being hidden, left out)."""
     board = Board.from_state(state, seat, hand=False)
+    anyone, owned = board.walk_targets()
     toward, away = AT["toward"], AT["away"]
     for noble in range(4):
-        board.noble = noble
-        board._finish()
-        progress = board.distance(p) - board.distance(q)
+        targets = frozenset([*anyone, *(r for r, n in owned if n != noble), *board.capitals(noble)])
+        progress = _distance(p, targets) - _distance(q, targets)
         if progress > 0:
             signs[toward][noble] += 1
         elif progress < 0:
