@@ -188,6 +188,29 @@ def test_resampling_draws_the_true_nobles_more_often() -> None:
     assert believing >= plainly + 10
 
 
+def test_recruit_odds_favour_the_last_style_the_clan_has() -> None:
+    stray = japan.STYLE_STRAY
+    assert japan.recruit_odds((2, 2, 2)) == (stray, stray, 1.0)
+    assert japan.recruit_odds((1, 1, 0)) == (stray, 1.0, stray)
+    assert japan.recruit_odds((1, 0, 0)) == (1.0, stray, stray)
+
+
+@pytest.mark.parametrize(("players", "moves"), [(2, 150), (3, 260), (4, 330)])
+def test_resampled_games_agree_with_the_seat_and_read_nothing_else(
+    players: int, moves: int
+) -> None:
+    state = medium_game(players + 20, moves, players)
+    seat = state.to_move[0]
+    scrambled = state.determinize(seat, Rng(5))
+    draw = japan.resample(state.determinize(seat, Rng(1)), seat, Rng(2))
+    other = japan.resample(scrambled.determinize(seat, Rng(3)), seat, Rng(2))
+    for n in range(4):
+        sample = draw(Rng(n))
+        assert sample.view(seat) == state.view(seat)
+        twin = other(Rng(n))
+        assert twin.nobles == sample.nobles and twin.nsty == sample.nsty
+
+
 def test_widening_adds_the_shortlist_moves_in_order_as_visits_grow() -> None:
     """``widen``: the root compares ``width + floor(widen * sqrt(visits))`` moves, the
     shortlist's best first; without it, ``width`` moves however many the visits."""

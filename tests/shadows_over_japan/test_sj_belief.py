@@ -169,6 +169,39 @@ def test_a_swap_between_equal_styles_is_a_coin_flip() -> None:
     assert len(boards) == 9 and all(230 < n < 440 for n in boards.values()), boards
 
 
+def test_recruits_weighed_by_a_readers_odds_set_up_placements_stay_uniform() -> None:
+    """A search's belief may weigh the other seats' recruits (``recruits``, a chance for each
+    style the pool has): with odds that favour each pool's last style ten to one and nothing
+    seen, the set-up placement stays uniform and each recruit takes its pool's last style with
+    chance 1/1.2 (1/1.1 with two styles left)."""
+    ops: list[tuple[Any, ...]] = [
+        ("choose", 1),
+        ("choose", 2, belief.RECRUIT),
+        ("choose", 3, belief.RECRUIT),
+    ]
+
+    def last_style(pool: tuple[int, int, int]) -> tuple[float, float, float]:
+        best = max(s for s in range(3) if pool[s])
+        return (1.0 if best == 0 else 0.1, 1.0 if best == 1 else 0.1, 1.0 if best == 2 else 0.1)
+
+    plain, read = belief._token_model(ops), belief._token_model(ops, last_style)
+    rng = Rng(5)
+    placed, recruited = Counter(), Counter()
+    for _ in range(3000):
+        choices = read.sample(rng)[0]
+        placed[choices[0]] += 1
+        recruited[tuple(choices[1:])] += 1
+    assert all(900 < placed[style] < 1100 for style in range(3)), placed
+    # (2, 2): the first recruit takes style 2 (1/1.2); then, unless the placement took the
+    # other 2 (1/3), style 2 again (1/1.2): 0.833 * (2/3 * 0.833) = 0.46 of the samples.
+    assert 0.42 * 3000 < recruited[(2, 2)] < 0.50 * 3000, recruited
+    # (2, 1): the placement took a 2 and the recruits the last style left (1/3 * 0.833 *
+    # 0.909), or it did not and the second recruit strayed (2/3 * 0.833 * 0.1/1.2): 0.30.
+    assert 0.27 * 3000 < recruited[(2, 1)] < 0.33 * 3000, recruited
+    flat = Counter(tuple(plain.sample(rng)[0][1:]) for _ in range(3000))
+    assert flat[(2, 2)] < 0.2 * 3000, flat
+
+
 def test_a_card_shown_later_is_placed_in_that_hand_before_the_show() -> None:
     """Seat 1 discards a card it drew: in every sample that card went to seat 1 at one of its
     own draws before the discard, and cards seat 0 saw face up stay where they were seen."""

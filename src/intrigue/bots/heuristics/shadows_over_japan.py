@@ -508,9 +508,10 @@ Tally = list[list[list[int]]]  # [seat][sign][noble]: how often the seat gave th
 
 def resample(sample: Any, seat: int, rng: Any) -> Callable[[Any], Any]:
     """Determinizations drawn as `State.determinize` draws them, but with the other clans'
-    Nobles weighed by how well they explain the clans' public play (`noble_odds`): the true
-    Nobles are searched more often. ``sample`` is a determinization: only its public record
-    and ``seat``'s own are read."""
+    Nobles weighed by how well they explain the clans' public play (`noble_odds`) and their
+    recruits' hidden styles by how `medium` picks them (`recruit_odds`): the true ones are
+    searched more often. ``sample`` is a determinization: only its public record and
+    ``seat``'s own are read."""
     if sample.phase == "setup" or not sample.nobles:
         return lambda rng: sample.determinize(seat, rng)
     assignments, odds = noble_odds(sample, seat)
@@ -518,9 +519,26 @@ def resample(sample: Any, seat: int, rng: Any) -> Callable[[Any], Any]:
 
     def draw(rng: Any) -> Any:
         nobles = assignments[bisect_right(bounds, rng.random() * bounds[-1])]
-        return determinize(sample, seat, rng, nobles=nobles)
+        return determinize(sample, seat, rng, nobles=nobles, recruits=recruit_odds)
 
     return draw
+
+
+# The chance that a clan recruits a style other than the one `medium` would (2% of `medium`'s
+# recruits: for a samurai's twin), each, relative to that one.
+STYLE_STRAY = 0.1
+
+
+def recruit_odds(pool: tuple[int, int, int]) -> tuple[float, float, float]:
+    """How likely a clan with ``pool`` (its styles' counts) is to recruit each style: `medium`
+    takes the last style it still has in order (`_recruit_value`'s fixed preference), others
+    by ``STYLE_STRAY``."""
+    best = max(style for style in range(3) if pool[style])
+    return (
+        1.0 if best == 0 else STYLE_STRAY,
+        1.0 if best == 1 else STYLE_STRAY,
+        1.0 if best == 2 else STYLE_STRAY,
+    )
 
 
 def noble_odds(state: Any, seat: int) -> tuple[list[tuple[int, ...]], list[float]]:

@@ -33,6 +33,7 @@ for its current step, since search bots sample the same position many times.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 
 Config = tuple[tuple[tuple[int, int], ...], tuple[int, int, int]]
 Op = tuple[Any, ...]
+Recruits = Callable[[tuple[int, int, int]], tuple[float, float, float]]
+RECRUIT = "recruit"  # marks a recruit's ``choose`` op (a set-up placement has none)
 T_DRAW, T_EPOCH = 0, 2  # the rules' timeline tags (T_SHOW = 1)
 PUBLIC = -1
 # Card plan steps (see _card_plan) and the classes of a card's stay out of sight.
@@ -54,13 +57,23 @@ OPEN, FACE_UP, SHOWN = 0, 1, 2
 
 
 def determinize(
-    state: JapanState, seat: int, rng: Any, nobles: tuple[int, ...] | None = None
+    state: JapanState,
+    seat: int,
+    rng: Any,
+    nobles: tuple[int, ...] | None = None,
+    recruits: Recruits | None = None,
 ) -> JapanState:
     """A game consistent with everything ``seat`` has seen (see the module docstring).
 
-    ``nobles``: the Nobles to use instead of drawing them (they must be consistent, as the
-    true ones are): for research only, what knowing them is worth to a search
-    (``bench/peek.py``'s ``nobles`` mode); `JapanState.determinize` never passes them."""
+    For a search's own belief (a bot's reading of the public play); `JapanState.determinize`
+    never passes them:
+
+    * ``nobles``: the Nobles to use instead of drawing them (they must be consistent, as the
+      true ones are; ``bench/peek.py``'s ``nobles`` mode passes the true ones);
+    * ``recruits``: how likely a seat is to recruit each style given its pool (three weights
+      for a pool of style counts, normalized over the styles it has): the other seats'
+      recruits are drawn with those chances instead of alike, as far as the public log
+      allows (set-up placements stay alike)."""
     cache = _cache(state)
     options = dict(state.options)
     if nobles is None:
@@ -84,11 +97,12 @@ def determinize(
     )
     options["honour_ties"] = [NOBLES[n] for n in state.tie_results] or None
     tokens: dict[int, tuple[list[int], Config]] = {}
+    models = cache.tokens if recruits is None else cache.read_tokens
     for other in range(state.players):
         if other != seat:
-            if other not in cache.tokens:
-                cache.tokens[other] = _token_model(cache.ops(state)[other])
-            tokens[other] = cache.tokens[other].sample(rng)
+            if other not in models:
+                models[other] = _token_model(cache.ops(state)[other], recruits)
+            tokens[other] = models[other].sample(rng)
     new_seed = rng.randrange(1 << 62)
     choices = {other: sampled[0] for other, sampled in tokens.items()}
     if state.phase == "setup":
@@ -269,6 +283,7 @@ class _Cache:
     nobles: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     plans: dict[int, CardPlan] = field(default_factory=dict)
     tokens: dict[int, TokenModel] = field(default_factory=dict)
+    read_tokens: dict[int, TokenModel] = field(default_factory=dict)  # weighed by `recruits`
     private: list[tuple[int, str, int]] | None = None
     hidden: list[int] | None = None
     _ops: list[list[Op]] | None = None
@@ -422,8 +437,10 @@ def token_ops_by_seat(state: JapanState) -> list[list[Op]]:
     """What the public log says about each seat's tokens, in order."""
     ops: list[list[Op]] = [[] for _ in range(state.players)]
     for kind, event in state.public_payloads():
-        if kind in ("placed", "recruited"):
+        if kind == "placed":
             ops[event["seat"]].append(("choose", INDEX[event["at"]]))
+        elif kind == "recruited":
+            ops[event["seat"]].append(("choose", INDEX[event["at"]], RECRUIT))
         elif kind == "move":
             _move_ops(event, ops)
         elif kind == "substituted":
@@ -462,9 +479,11 @@ def _move_ops(event: dict[str, Any], ops: list[list[Op]]) -> None:
         mover.append(("relabel", frm, to))
 
 
-def _successors(cfg: Config, op: Op) -> list[tuple[Config, int]]:
+def _successors(
+    cfg: Config, op: Op, recruits: Recruits | None = None
+) -> list[tuple[Config, float]]:
     """The configurations ``op`` can lead to, each with the number of hidden choices that
-    lead there."""
+    lead there (a recruit's weighed by ``recruits``, if given)."""
     board, pool = cfg
     kind = op[0]
     if kind == "reveal":
@@ -477,13 +496,20 @@ def _successors(cfg: Config, op: Op) -> list[tuple[Config, int]]:
         styles[a], styles[b] = styles[b], styles[a]
         return [(cfg, 1), ((tuple(sorted(styles.items())), pool), 1)]
     if kind == "choose":
-        found = []
+        weights: tuple[float, float, float] = (1, 1, 1)
+        if recruits is not None and len(op) > 2:
+            # A chance for each style the pool still has: a choice nobody saw says nothing
+            # about the choices before it.
+            odds = recruits(pool)
+            total = sum(w for w, n in zip(odds, pool, strict=True) if n)
+            weights = (odds[0] / total, odds[1] / total, odds[2] / total)
+        found: list[tuple[Config, float]] = []
         for style in range(3):
             if pool[style]:
                 counts = list(pool)
                 counts[style] -= 1
                 new_board = tuple(sorted((*board, (op[1], style))))
-                found.append(((new_board, (counts[0], counts[1], counts[2])), 1))
+                found.append(((new_board, (counts[0], counts[1], counts[2])), weights[style]))
         return found
     styles = dict(board)
     if kind == "die":
@@ -503,13 +529,13 @@ class TokenModel:
     ``links[t]`` maps each configuration of ``layers[t + 1]`` to its (predecessor, choices)."""
 
     ops: list[Op]
-    layers: list[dict[Config, int]]
-    links: list[dict[Config, list[tuple[Config, int]]]]
+    layers: list[dict[Config, float]]
+    links: list[dict[Config, list[tuple[Config, float]]]]
 
     def sample(self, rng: Any) -> tuple[list[int], Config]:
         """Hidden choices (a style per placement/recruit, a swap flag per Substitution),
-        uniformly among the sequences consistent with the public log, and the configuration
-        they lead to."""
+        uniformly among the sequences consistent with the public log (each weighed by its
+        recruits' weights, if the model has them), and the configuration they lead to."""
         final = current = _weighted(list(self.layers[-1].items()), rng)
         choices: list[int] = []
         for t in range(len(self.ops) - 1, -1, -1):
@@ -533,15 +559,15 @@ class TokenModel:
         return choices, final
 
 
-def _token_model(ops: list[Op]) -> TokenModel:
+def _token_model(ops: list[Op], recruits: Recruits | None = None) -> TokenModel:
     start: Config = ((), (2, 2, 2))
-    layers: list[dict[Config, int]] = [{start: 1}]
-    links: list[dict[Config, list[tuple[Config, int]]]] = []
+    layers: list[dict[Config, float]] = [{start: 1}]
+    links: list[dict[Config, list[tuple[Config, float]]]] = []
     for op in ops:
-        nxt: dict[Config, int] = {}
-        back: dict[Config, list[tuple[Config, int]]] = {}
+        nxt: dict[Config, float] = {}
+        back: dict[Config, list[tuple[Config, float]]] = {}
         for cfg, count in layers[-1].items():
-            for succ, mult in _successors(cfg, op):
+            for succ, mult in _successors(cfg, op, recruits):
                 nxt[succ] = nxt.get(succ, 0) + count * mult
                 back.setdefault(succ, []).append((cfg, mult))
         layers.append(nxt)
@@ -549,11 +575,12 @@ def _token_model(ops: list[Op]) -> TokenModel:
     return TokenModel(ops, layers, links)
 
 
-def _weighted(items: list[tuple[Config, int]], rng: Any) -> Config:
+def _weighted(items: list[tuple[Config, float]], rng: Any) -> Config:
     if len(items) == 1:
         return items[0][0]  # no choice: no draw (the public log decides that, not a secret)
     total = sum(weight for _, weight in items)
-    r = rng.randrange(total)
+    # Counts draw exactly (and as they always have); recruits' weights make them floats.
+    r = rng.randrange(total) if isinstance(total, int) else rng.random() * total
     for item, weight in items:
         r -= weight
         if r < 0:
