@@ -502,7 +502,7 @@ SIGN_WEIGHTS = tuple(math.log(SELF_HARM) if sign in HARMS else FITTED[sign] for 
 # the search. It costs 0.03 in the mean log-chance of the truth against `medium` (-0.275
 # instead of -0.248 on bench/fit_noble_reading.py's held-out games).
 STRAY = 0.05
-AT = {sign: i for i, sign in enumerate(SIGNS)}
+AT = {sign: i for i, sign in enumerate(SIGNS)}  # a sign's row in a seat's tally
 Tally = list[list[list[int]]]  # [seat][sign][noble]: how often the seat gave that sign
 
 

@@ -97,12 +97,12 @@ def determinize(
     )
     options["honour_ties"] = [NOBLES[n] for n in state.tie_results] or None
     tokens: dict[int, tuple[list[int], Config]] = {}
-    models = cache.tokens if recruits is None else cache.read_tokens
     for other in range(state.players):
         if other != seat:
-            if other not in models:
-                models[other] = _token_model(cache.ops(state)[other], recruits)
-            tokens[other] = models[other].sample(rng)
+            key = (other, recruits)
+            if key not in cache.tokens:
+                cache.tokens[key] = _token_model(cache.ops(state)[other], recruits)
+            tokens[other] = cache.tokens[key].sample(rng)
     new_seed = rng.randrange(1 << 62)
     choices = {other: sampled[0] for other, sampled in tokens.items()}
     if state.phase == "setup":
@@ -282,8 +282,8 @@ class _Cache:
     key: tuple[int, int]
     nobles: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     plans: dict[int, CardPlan] = field(default_factory=dict)
-    tokens: dict[int, TokenModel] = field(default_factory=dict)
-    read_tokens: dict[int, TokenModel] = field(default_factory=dict)  # weighed by `recruits`
+    # Per seat and reader of its recruits (None: every hidden choice alike).
+    tokens: dict[tuple[int, Recruits | None], TokenModel] = field(default_factory=dict)
     private: list[tuple[int, str, int]] | None = None
     hidden: list[int] | None = None
     _ops: list[list[Op]] | None = None
@@ -585,4 +585,5 @@ def _weighted(items: list[tuple[Config, float]], rng: Any) -> Config:
         r -= weight
         if r < 0:
             return item
-    raise AssertionError("unreachable")
+    # Only float weights get here, r left a rounding error above 0 by the last item.
+    return items[-1][0]
