@@ -9,12 +9,14 @@ for the game's own length), with at least two legal moves, by a fresh bot (defau
 are wall-clock; ``cpu`` columns are the process's CPU time, which other jobs on a shared
 machine disturb less. ``samples`` is the median number of determinizations a decision drew
 (fewer than its iterations with ``reuse``), ``sampling`` the share of CPU time spent drawing
-them; ``moves in`` the median number of moves played before a decision.
+them; ``moves in`` the median number of moves played before a decision; ``choices`` a digest
+of the moves chosen (a speed-up that must not change play keeps it).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -72,6 +74,7 @@ def measure(
     players: int | None = None,
 ) -> dict[str, float]:
     wall, cpu, counts, samples, depths = [], [], [], [], []
+    chosen: list[str] = []
     sampling = [0.0]
     for seed in range(decisions):
         state = position(game_id, seed, moves, max_turns, players)
@@ -89,7 +92,8 @@ def measure(
 
         view, legal = state.view(seat), state.legal_actions(seat)
         start, start_cpu = time.perf_counter(), time.process_time()
-        bot.choose(view, legal, Rng(seed), sampler=sampler)  # type: ignore[call-arg]
+        action = bot.choose(view, legal, Rng(seed), sampler=sampler)  # type: ignore[call-arg]
+        chosen.append(str(action))
         wall.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         counts.append(bot.last_iterations)  # type: ignore[attr-defined]
@@ -105,6 +109,8 @@ def measure(
         "samples": statistics.median(samples),
         "sampling_share": sampling[0] / sum(cpu),
         "moves_in_median": statistics.median(depths),
+        "chosen": chosen,
+        "chosen_digest": hashlib.sha256("\n".join(chosen).encode()).hexdigest()[:8],
     }
 
 
@@ -143,6 +149,7 @@ def main() -> None:
     print(
         f"{'game':24} {'it/s':>7} {'it/cpu s':>9} {'median':>8} {'max':>7}"
         f" {'median cpu':>11} {'max cpu':>8} {'samples':>8} {'sampling':>9} {'moves in':>9}"
+        f" {'choices':>8}"
     )
     for game_id, r in results.items():
         print(
@@ -150,6 +157,7 @@ def main() -> None:
             f" {r['decision_seconds_median']:7.3f}s {r['decision_seconds_max']:6.3f}s"
             f" {r['decision_cpu_seconds_median']:10.3f}s {r['decision_cpu_seconds_max']:7.3f}s"
             f" {r['samples']:8.0f} {r['sampling_share']:9.1%} {r['moves_in_median']:9.0f}"
+            f" {r['chosen_digest']:>8}"
         )
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from sj_helpers import army, clear, develop_to, new_game, samurai
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sj_helpers import GAME, army, clear, develop_to, new_game, samurai
 from sj_invariants import check_invariants
 
 from intrigue.games.shadows_over_japan.rules import JapanState, _place_awards
@@ -137,3 +141,23 @@ def test_sj_25_only_backed_nobles_can_win() -> None:
     state.honours_won[TAKEDA] = 1
     state._end_game(capped=False)
     assert state.outcome.winners == (1,)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), moves=st.integers(0, 400))
+def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, moves: int) -> None:
+    """`scores` tallies every Noble in one pass; each figure is what the per-Noble measures
+    (economy, samurai, conquered, lost, shame) count, at random points of random games."""
+    state = GAME.new(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for n, row in enumerate(state.scores()):
+        assert row["economy"] == state.economy(n)
+        assert row["military"] == state.military(n)
+        assert row["conquered"] == state.conquered(n)
+        assert row["lost"] == state.lost(n)
+        assert row["shame"] == state.lost_shame(n)

@@ -1199,18 +1199,19 @@ class JapanState(State):
 
     def scores(self) -> list[dict[str, Any]]:
         """Every Noble's powers and Political Power as they would be scored now (SJ-22)."""
-        mil = [self.military(n) for n in range(4)]
-        eco = [self.economy(n) for n in range(4)]
+        eco, samurai, conquered, lost, shame = self._tallies()
+        mil = [2 * self.armies(n) + samurai[n] for n in range(4)]
         mil_award, eco_award = _place_awards(mil), _place_awards(eco)
         rows = []
         for n in range(4):
+            intelligence = self.intelligence(n)
             political = (
                 self.honours_won[n]
                 + mil_award[n]
                 + eco_award[n]
-                + self.conquered(n)
-                + self.intelligence(n)
-                - self.lost_shame(n)
+                + conquered[n]
+                + intelligence
+                - shame[n]
             )
             rows.append(
                 {
@@ -1220,14 +1221,32 @@ class JapanState(State):
                     "military_award": mil_award[n],
                     "economy": eco[n],
                     "economy_award": eco_award[n],
-                    "conquered": self.conquered(n),
-                    "lost": self.lost(n),
-                    "shame": self.lost_shame(n),
-                    "intelligence": self.intelligence(n),
+                    "conquered": conquered[n],
+                    "lost": lost[n],
+                    "shame": shame[n],
+                    "intelligence": intelligence,
                     "political": political,
                 }
             )
         return rows
+
+    def _tallies(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+        """Each Noble's economy, samurai, provinces conquered and lost, and the shame of those
+        lost, in one pass over the provinces: what `economy`, `samurai`, `conquered`, `lost`
+        and `lost_shame` count one Noble at a time. (The search's evaluation scores every
+        position it reaches; a pass a measure and a Noble was a tenth of its time.)"""
+        eco, samurai, conquered, lost, shame = ([0] * 4 for _ in range(5))
+        owner, dev, sam = self.owner, self.dev, self.sam
+        for p in range(NP):
+            n, home = owner[p], HOME[p]  # every province has an owner (its home, or a conqueror)
+            eco[n] += dev[p]
+            if sam[p] >= 0:
+                samurai[n] += 1
+            if n != home:
+                conquered[n] += 1
+                lost[home] += 1
+                shame[home] += 3 if IS_CAPITAL[p] else 1
+        return eco, samurai, conquered, lost, shame
 
     def _end_game(self, *, capped: bool) -> None:
         rows = self.scores()
