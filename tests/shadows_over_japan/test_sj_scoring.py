@@ -146,8 +146,9 @@ def test_sj_25_only_backed_nobles_can_win() -> None:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), moves=st.integers(0, 400))
 def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, moves: int) -> None:
-    """`scores` tallies every Noble in one pass; each figure is what the per-Noble measures
-    (economy, samurai, conquered, lost, shame) count, at random points of random games."""
+    """`scores` (and the views) tally every Noble in one pass; each figure is what the
+    per-Noble measures (economy, samurai, conquered, lost, shame) count, at random points of
+    random games."""
     state = GAME.new(players=players, seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -155,7 +156,9 @@ def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, mov
             break
         seat = state.to_move[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+    provinces = state.tallies().provinces
     for n, row in enumerate(state.scores()):
+        assert provinces[n] == state.owner.count(n)
         assert row["economy"] == state.economy(n)
         assert row["military"] == state.military(n)
         assert row["conquered"] == state.conquered(n)

@@ -35,7 +35,6 @@ from intrigue.games.shadows_over_japan.data import (
     NOBLE_INDEX,
     NOBLE_NAMES,
     STYLE_INDEX,
-    STYLES,
 )
 from intrigue.games.shadows_over_japan.view import card_view
 
@@ -66,6 +65,7 @@ def _distances() -> tuple[tuple[int, ...], ...]:
 
 
 DIST = _distances()
+PROVINCES = range(NP)
 # NEAREST[p]: the provinces nearer than FAR to ``p``, ``p`` itself left out, nearest first.
 NEAREST = tuple(
     tuple(sorted((q for q in range(NP) if q != p and DIST[p][q] < FAR), key=DIST[p].__getitem__))
@@ -85,7 +85,7 @@ class Board:
         self.sam = [-1] * NP
         self.army = [-1] * NP
         self.occupied = [False] * NP
-        self.ninja: list[dict[str, Any] | None] = [None] * NP
+        self.clan, self.shown, self.styles = [-1] * NP, [False] * NP, [-1] * NP
         for entry in view["provinces"]:
             p = INDEX[entry["key"]]
             self.owner[p] = NOBLE_INDEX[entry["owner"]]
@@ -95,7 +95,9 @@ class Board:
             if entry["army"]:
                 self.army[p] = NOBLE_INDEX[entry["army"]]
             self.occupied[p] = entry["occupier"] is not None
-            self.ninja[p] = entry["ninja"]
+            if (ninja := entry["ninja"]) is not None:
+                self.clan[p], self.shown[p] = ninja["seat"], ninja["revealed"]
+                self.styles[p] = STYLE_INDEX.get(ninja["style"], -1)  # None: concealed
         self.intel = {NOBLE_INDEX[n["key"]]: n["intelligence_at_capital"] for n in view["nobles"]}
         self.gold = view["players"][self.seat]["gold"]
         self.hand = you["hand"]
@@ -115,15 +117,9 @@ class Board:
         board.army = list(state.army)
         board.occupied = [o >= 0 for o in state.occ]
         nin, nrev, nsty = state.nin, state.nrev, state.nsty
-        board.ninja = [
-            None
-            if nin[p] < 0
-            else {
-                "seat": nin[p],
-                "revealed": nrev[p],
-                "style": STYLES[nsty[p]] if nrev[p] or nin[p] == seat else None,
-            }
-            for p in range(NP)
+        board.clan, board.shown = list(nin), list(nrev)
+        board.styles = [
+            nsty[p] if (c := nin[p]) >= 0 and (nrev[p] or c == seat) else -1 for p in PROVINCES
         ]
         board.intel = dict(enumerate(state.intel_cap))
         board.gold = state.gold[seat]
@@ -137,16 +133,16 @@ class Board:
             for c in self.hand
             if c["mission"] == "scout" and NOBLE_INDEX[c["against"]] != self.noble
         }
-        self.targets = self._targets()
-        self._target_set = frozenset(self.targets)
+        # The provinces worth walking to, found when a decision first weighs a walk (`distance`):
+        # many moves of a rollout weigh none (spending, discarding, ending a turn).
+        self.targets: frozenset[int] | None = None
 
     def mine(self, p: int) -> bool:
-        ninja = self.ninja[p]
-        return ninja is not None and ninja["seat"] == self.seat
+        return self.clan[p] == self.seat
 
     def style(self, p: int) -> int:
-        ninja = self.ninja[p]
-        return -1 if ninja is None or ninja["style"] is None else STYLE_INDEX[ninja["style"]]
+        """The style of the ninja in ``p`` as the seat sees it (-1: none, or concealed)."""
+        return self.styles[p]
 
     def rival(self, p: int) -> bool:
         return self.owner[p] != self.noble
@@ -163,14 +159,14 @@ class Board:
         and the undefended developments and samurai with their owners (targets for the clans
         of every other Noble); provinces where the seat's own ninja stands are left out."""
         anyone, owned = [], []
-        army, dev, sam, owner, ninja = self.army, self.dev, self.sam, self.owner, self.ninja
+        army, dev, sam, owner, clan = self.army, self.dev, self.sam, self.owner, self.clan
         occupied, seat = self.occupied, self.seat
-        for p in range(NP):
-            here = ninja[p]
-            if here is not None and here["seat"] == seat:
+        for p in PROVINCES:
+            here = clan[p]
+            if here == seat:
                 continue  # our own ninja stands there
             if army[p] >= 0:
-                if not occupied[p] and here is None:
+                if not occupied[p] and here < 0:
                     anyone.append(p)  # an army to infiltrate
             elif dev[p] or sam[p] >= 0:
                 owned.append((p, owner[p]))  # a sabotage or a duel
@@ -182,7 +178,10 @@ class Board:
 
     def distance(self, p: int) -> int:
         """Steps from ``p`` to the nearest target other than ``p`` itself (at most ``FAR``)."""
-        return _distance(p, self._target_set)
+        targets = self.targets
+        if targets is None:
+            targets = self.targets = frozenset(self._targets())
+        return _distance(p, targets)
 
 
 def _distance(p: int, targets: frozenset[int]) -> int:
@@ -250,7 +249,7 @@ def _value(board: Board, phase: str, actions_left: int, action: Action) -> float
         return _move_value(board, INDEX[args[0]], INDEX[args[1]])  # type: ignore[index]
     if verb == "substitute":
         p, q = INDEX[args[0]], INDEX[args[1]]  # type: ignore[index]
-        revealed = any(board.ninja[x]["revealed"] for x in (p, q))  # type: ignore[index]
+        revealed = board.shown[p] or board.shown[q]
         return (1.5 if revealed else -1.0) - 0.1 * (len(args) == 3)
     if verb == "march":
         return _march_value(board, INDEX[args[0]], INDEX[args[1]])  # type: ignore[index]
@@ -287,11 +286,9 @@ def _move_value(board: Board, p: int, q: int) -> float:
             alive = False
         else:
             return -3.0  # bounced back, revealed, for nothing
-    enemy = board.ninja[q]
-    if enemy is not None and alive:
+    if board.clan[q] >= 0 and alive:  # a ninja (another clan's: ours is no move's end)
         cost = 2
-        theirs = -1 if enemy["style"] is None else STYLE_INDEX[enemy["style"]]
-        result = _fight(style, theirs)
+        result = _fight(style, board.styles[q])
         value += 4.0 * result if result else -2.0
         alive = result > 0
     if board.army[q] >= 0 and not board.occupied[q] and alive:
@@ -313,10 +310,10 @@ def _move_value(board: Board, p: int, q: int) -> float:
 def _march_value(board: Board, p: int, q: int) -> float:
     n = board.army[p]
     value = -1.0  # the coin
-    ninja = board.ninja[q]
-    if ninja is not None and ninja["seat"] != board.seat:
+    clan = board.clan[q]
+    if clan >= 0 and clan != board.seat:
         value += 1.5
-    if ninja is not None and ninja["seat"] == board.seat:
+    if clan == board.seat:
         value -= 4.0
     if board.occupied[q]:
         if HOME[q] == n:
@@ -407,11 +404,10 @@ def _move_reason(board: Board, p: int, q: int) -> str | None:
     if board.sam[q] >= 0 and board.rival(q) and _fight(style, board.sam[q]) > 0:
         rival = _noble_name(board.owner[q])
         return f"your ninja's style beats the samurai of {rival}, a rival Noble"
-    enemy = board.ninja[q]
-    theirs = -1 if enemy is None or enemy["style"] is None else STYLE_INDEX[enemy["style"]]
+    theirs = board.styles[q]
     if theirs >= 0 and _fight(style, theirs) > 0:
         return "your ninja's style beats the ninja standing there"
-    if board.army[q] >= 0 and not board.occupied[q] and enemy is None:
+    if board.army[q] >= 0 and not board.occupied[q] and board.clan[q] < 0:
         return "your ninja slips into the army there"
     if q in board.scouts:
         return "a Scout mission in your hand names that province"

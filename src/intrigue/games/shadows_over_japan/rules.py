@@ -12,7 +12,7 @@ phase whenever the hand exceeds six territory cards, and the automatic draw and 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from intrigue.engine import (
     MAX_TURNS,
@@ -243,6 +243,17 @@ OPTIONS = (
         choices=("hidden", "open"),
     ),
 )
+
+
+class Tallies(NamedTuple):
+    """Each Noble's counts of the map, indexed by Noble (`JapanState.tallies`)."""
+
+    economy: list[int]  # developments in the provinces it owns
+    samurai: list[int]  # samurai in them
+    provinces: list[int]  # provinces it owns
+    conquered: list[int]  # provinces of other Nobles it owns
+    lost: list[int]  # its home provinces another Noble owns
+    shame: list[int]  # those lost, a capital counting 3 (SJ-22)
 
 
 class JapanState(State):
@@ -1199,7 +1210,7 @@ class JapanState(State):
 
     def scores(self) -> list[dict[str, Any]]:
         """Every Noble's powers and Political Power as they would be scored now (SJ-22)."""
-        eco, samurai, conquered, lost, shame = self._tallies()
+        eco, samurai, _, conquered, lost, shame = self.tallies()
         mil = [2 * self.armies(n) + samurai[n] for n in range(4)]
         mil_award, eco_award = _place_awards(mil), _place_awards(eco)
         rows = []
@@ -1230,23 +1241,22 @@ class JapanState(State):
             )
         return rows
 
-    def _tallies(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
-        """Each Noble's economy, samurai, provinces conquered and lost, and the shame of those
-        lost, in one pass over the provinces: what `economy`, `samurai`, `conquered`, `lost`
-        and `lost_shame` count one Noble at a time. (The search's evaluation scores every
-        position it reaches; a pass a measure and a Noble was a tenth of its time.)"""
-        eco, samurai, conquered, lost, shame = ([0] * 4 for _ in range(5))
-        owner, dev, sam = self.owner, self.dev, self.sam
-        for p in range(NP):
-            n, home = owner[p], HOME[p]  # every province has an owner (its home, or a conqueror)
-            eco[n] += dev[p]
-            if sam[p] >= 0:
+    def tallies(self) -> Tallies:
+        """Every Noble's counts of the map in one pass over the provinces (what `economy`,
+        `samurai`, `conquered`, `lost` and `lost_shame` count one Noble at a time, a pass
+        each): the views and the search's evaluation read them at every step."""
+        economy, samurai, provinces, conquered, lost, shame = ([0] * 4 for _ in range(6))
+        rows = zip(self.owner, HOME, self.dev, self.sam, IS_CAPITAL, strict=True)
+        for n, home, d, s, capital in rows:
+            economy[n] += d  # every province has an owner: its home or a conqueror
+            provinces[n] += 1
+            if s >= 0:
                 samurai[n] += 1
-            if n != home:
+            if home != n:
                 conquered[n] += 1
                 lost[home] += 1
-                shame[home] += 3 if IS_CAPITAL[p] else 1
-        return eco, samurai, conquered, lost, shame
+                shame[home] += 3 if capital else 1
+        return Tallies(economy, samurai, provinces, conquered, lost, shame)
 
     def _end_game(self, *, capped: bool) -> None:
         rows = self.scores()

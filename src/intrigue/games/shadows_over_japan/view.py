@@ -88,17 +88,7 @@ def card_view(state: JapanState, c: int) -> dict[str, Any]:
 
 
 def _nobles_view(state: JapanState) -> list[dict[str, Any]]:
-    # One pass over the map for every Noble's tallies (the state's economy(), samurai(),
-    # conquered() and lost() each walk the map once per Noble): views are built on every move.
-    economy, samurai, provinces, conquered, lost = ([0] * 4 for _ in range(5))
-    for n, home, d, s in zip(state.owner, HOME, state.dev, state.sam, strict=True):
-        economy[n] += d
-        provinces[n] += 1
-        if s >= 0:
-            samurai[n] += 1
-        if home != n:
-            conquered[n] += 1
-            lost[home] += 1
+    economy, samurai, provinces, conquered, lost, _ = state.tallies()
     armies = [state.armies(n) for n in range(4)]
     return [
         {
