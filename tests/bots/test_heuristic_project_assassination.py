@@ -237,3 +237,28 @@ def test_a_remembered_plan_is_the_plan_made_afresh():
         asked += 1
     assert asked > 1200
     assert len(heuristic._PLANS) < asked - 300  # many plans came from memory
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_table_read_from_a_state_is_the_views(seed: int) -> None:
+    """The rollouts' `Table.from_state` reads what `Table(view)` reads (players, obstacles,
+    enemies, loose cards, the plan's key), and the rollout policy picks the move `choose`
+    picks from the view, at every step of games played half at random."""
+    from intrigue.bots.heuristics import project_assassination as pa
+
+    state = GAME.new(2, seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        (seat,) = state.to_move
+        legal = state.legal_actions(seat)
+        view = state.view(seat)
+        from_view, from_state = pa.Table(view), pa.Table.from_state(state, seat)
+        for name in ("my", "their", "pos", "rival_pos", "obstacles", "enemies", "loose", "hp"):
+            assert getattr(from_state, name) == getattr(from_view, name), name
+        assert list(from_state.enemies) == list(from_view.enemies)  # cell order, both
+        assert list(from_state.loose) == list(from_view.loose)
+        assert from_state.plan_key() == from_view.plan_key()
+        fixed = rng.getrandbits(64)
+        played = pa.rollout_policy(state, seat, legal, Rng(fixed))
+        assert played == choose(view, legal, Rng(fixed))
+        state.apply(seat, played if rng.random() < 0.5 else rng.choice(legal))

@@ -45,6 +45,7 @@ from intrigue.games.project_assassination.board import (
     WIN_VP,
     manhattan,
 )
+from intrigue.games.project_assassination.explain import enemy_view, player_view, prompt_view
 
 from ..base import RandomSource
 from .valuation import win_value
@@ -63,17 +64,32 @@ class Table:
     """The board as the view shows it, with the questions the policy asks of it."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        self.me = view["seat"]
-        self.rival = 1 - self.me
         players = view["players"]
-        self.my = players[self.me]
-        self.their = players[self.rival]
-        self.pos = CELL[self.my["cell"]]
-        self.rival_pos = CELL[self.their["cell"]]
+        self._meet(view["seat"], players)
         self.obstacles = {CELL[c] for c in view["obstacles"]}
         self.enemies = {CELL[e["cell"]]: e for e in view["enemies"]}
         self.loose = {CELL[c]: card for c, card in view["loose"].items()}
+        self._board_key: tuple[tuple[Any, ...], ...] | None = None  # see `plan_key`
+
+    @classmethod
+    def from_state(cls, state: Any, seat: int) -> Table:
+        """`Table(state.essentials(seat))` read from a determinization's own lists (its board
+        and players are public: every seat's view shows the same), without building the view's
+        lists of names: a search's rollouts ask the policy at every move."""
+        table = cls.__new__(cls)
+        table._meet(seat, [player_view(state, s) for s in (0, 1)])
+        table.obstacles = {c for c, blocked in enumerate(state.obst) if blocked}
+        table.enemies = {c: enemy_view(c, e) for c, e in sorted(state.enemies.items())}
+        table.loose = dict(sorted(state.loose.items()))
+        table._board_key = None
+        return table
+
+    def _meet(self, seat: int, players: list[dict[str, Any]]) -> None:
+        """The seat, the players as the view shows them, and the facts read from them."""
+        self.me, self.rival = seat, 1 - seat
+        self.my, self.their = players[seat], players[1 - seat]
+        self.pos = CELL[self.my["cell"]]
+        self.rival_pos = CELL[self.their["cell"]]
         self.my_point = CELL[self.my["point"]]
         self.rival_point = CELL[self.their["point"]]
         self.hp = self.my["hp"]
@@ -218,13 +234,20 @@ class Table:
             self.rival_pos,
             self.rival_point,
             their["hp"],
-            tuple(self.view["obstacles"]),
+            *(self._board_key or self._read_board_key()),
+        )
+
+    def _read_board_key(self) -> tuple[tuple[Any, ...], ...]:
+        """The board's part of `plan_key` as a view's table has it (names, in cell order)."""
+        self._board_key = (
+            tuple(NAMES[c] for c in sorted(self.obstacles)),
             tuple(
                 (e["cell"], e["kind"], e["hp"], e["paralysed"], e["caged"])
-                for e in self.view["enemies"]
+                for e in self.enemies.values()  # in cell order, as the view lists them
             ),
-            tuple(self.view["loose"].items()),
+            tuple((NAMES[c], card) for c, card in self.loose.items()),
         )
+        return self._board_key
 
     def goals(self) -> dict[int, float]:
         """Squares worth reaching, with their value."""
@@ -413,20 +436,31 @@ AROUND = tuple(
 # -- the policy -------------------------------------------------------------------------------
 def choose(view: dict[str, Any], legal_actions: list[Action], rng: RandomSource) -> Action:
     """The heuristic move for the phase the view is in."""
-    table = Table(view)
-    phase = view["phase"]
-    if phase == "placement":
-        return _place(table, legal_actions)
-    if phase == "choice":
-        return _answer(table, view["prompt"]["kind"], view["prompt"]["card"], legal_actions)
-    return _turn(table, legal_actions, rng)
+    return _decide(Table(view), view["phase"], view["prompt"], legal_actions, rng)
 
 
 def rollout_policy(state: Any, seat: int, legal: list[Action], rng: RandomSource) -> Action:
-    """`choose` for ``seat`` in a determinization, from the parts of the view it reads (the
-    game's `essentials`), which saves building the rest of the view on every move of a
-    rollout."""
-    return choose(state.essentials(seat), legal, rng)
+    """`choose` for ``seat`` in a determinization, reading the table from the state as the
+    seat's view shows it (`Table.from_state`), which saves building the view on every move of
+    a rollout."""
+    phase = state.phase
+    prompt = prompt_view(state) if phase == "choice" else None
+    return _decide(Table.from_state(state, seat), phase, prompt, legal, rng)
+
+
+def _decide(
+    table: Table,
+    phase: str,
+    prompt: dict[str, Any] | None,
+    legal: list[Action],
+    rng: RandomSource,
+) -> Action:
+    if phase == "placement":
+        return _place(table, legal)
+    if phase == "choice":
+        assert prompt is not None  # a choice always comes with its prompt
+        return _answer(table, prompt["kind"], prompt["card"], legal)
+    return _turn(table, legal, rng)
 
 
 def _turn(table: Table, legal: list[Action], rng: RandomSource) -> Action:

@@ -27,6 +27,7 @@ from .board import (
 )
 
 if TYPE_CHECKING:
+    from .pieces import Enemy
     from .rules import AssassinationState
 
 PROMPTS = {
@@ -83,24 +84,27 @@ def essentials(state: AssassinationState) -> dict[str, Any]:
     return {
         "phase": state.phase,
         "obstacles": list(compress(NAMES, state.obst)),
-        "enemies": [
-            {
-                "cell": NAMES[c],
-                "kind": e.kind,
-                "hp": e.hp,
-                "max_hp": ENEMY_STATS[e.kind].hp,
-                "paralysed": e.paralysed_by != -1,
-                "caged": e.caged_by != -1,
-            }
-            for c, e in sorted(state.enemies.items())
-        ],
+        "enemies": [enemy_view(c, e) for c, e in sorted(state.enemies.items())],
         "loose": {NAMES[c]: card for c, card in sorted(state.loose.items())},
-        "players": [_player_view(state, s) for s in (0, 1)],
-        "prompt": _prompt_view(state),
+        "players": [player_view(state, s) for s in (0, 1)],
+        "prompt": prompt_view(state),
     }
 
 
-def _player_view(state: AssassinationState, s: int) -> dict[str, Any]:
+def enemy_view(cell: int, enemy: Enemy) -> dict[str, Any]:
+    """The view's entry for the enemy on ``cell`` (a search's heuristic reads them too)."""
+    return {
+        "cell": NAMES[cell],
+        "kind": enemy.kind,
+        "hp": enemy.hp,
+        "max_hp": ENEMY_STATS[enemy.kind].hp,
+        "paralysed": enemy.paralysed_by != -1,
+        "caged": enemy.caged_by != -1,
+    }
+
+
+def player_view(state: AssassinationState, s: int) -> dict[str, Any]:
+    """The view's entry for the player of seat ``s`` (public: every seat sees the same)."""
     number = state.number[s]
     return {
         "seat": s,
@@ -159,7 +163,8 @@ def _may_draw(state: AssassinationState) -> bool:
     return items or (bool(state.coll_deck) and not state.ambushed[me])
 
 
-def _prompt_view(state: AssassinationState) -> dict[str, Any] | None:
+def prompt_view(state: AssassinationState) -> dict[str, Any] | None:
+    """The view's ``prompt``: the choice a card asks of the player to move, or None."""
     if state.prompt is None or state.phase != "choice":
         return None
     kind, card = state.prompt
