@@ -7,18 +7,24 @@ For each seed the game is played once per mode with the same deal, one seat (``s
 players``) played by ``--bot`` and the others by ``--others``, the focus seat's search drawing
 its samples in different ways (``--modes``, ``fair,all`` unless told):
 
-* ``fair``: ``State.determinize``, only what the seat has seen (the bot as it plays);
+* ``fair``: ``State.determinize``, only what the seat has seen (the bot as it plays: where
+  the game has a ``resample`` hook, a reading of the public play, the search draws its
+  samples by it);
+* ``plain``: ``State.determinize`` alone, no reading (``belief=0``: each hidden thing drawn
+  alike among what the seat cannot rule out);
 * ``all``: the true state itself (a cheat that sees every hidden card, role and choice made);
 * ``nobles`` (Shadows over Japan only): the true Nobles, everything else drawn as
   ``determinize`` draws it (a cheat that knows whom each clan backs, not what it holds).
 
-Every search plays its own chance afresh (``reuse`` copies get new seeds), so no mode knows
-the future. If the cheat wins far more often, the bot's belief is what holds it back
-(as in Masquerade Murder, `bench/murder_roles.py`); if not, its play. A row per game
-(``[seed, mode, focus seat, its result]``, the result 1 for a win, 0.5 shared, else 0) as it
-ends, then per mode the focus seat's wins with 95% Wilson intervals and the sign test of
-each cheat against ``fair`` over the seeds. Research, not a bot. Run by hand; figures are
-recorded in docs/bots.md.
+The cheats and ``plain`` turn the reading off: given a sample, a ``resample`` hook draws its
+own from what the seat has seen, which would undo the cheat (until 2026-11-30 it did, for
+Shadows over Japan's `hard` since its reading landed). Every search plays its own chance afresh
+(``reuse`` copies get new seeds), so no mode knows the future. If the cheat wins far more
+often, the bot's belief is what holds it back (as in Masquerade Murder,
+`bench/murder_roles.py`); if not, its play. A row per game (``[seed, mode, focus seat, its
+result]``, the result 1 for a win, 0.5 shared, else 0) as it ends, then per mode the focus
+seat's wins with 95% Wilson intervals and the sign test of each cheat against ``fair`` over the
+seeds. Research, not a bot. Run by hand; figures are recorded in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from intrigue.bots import make_bot
 from intrigue.engine import Rng
 from intrigue.lab.stats import sign_test, wilson_interval
 
-MODES = ("fair", "all", "nobles")
+MODES = ("fair", "all", "nobles", "plain")
 
 
 def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float]:
@@ -41,6 +47,8 @@ def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float
     state: Any = intrigue.load(game).new(players, seed)
     focus = seed % players
     bots = {seat: make_bot(bot if seat == focus else others) for seat in range(players)}
+    if mode != "fair":
+        without_reading(bots[focus])
     rng = Rng(seed ^ 0x5EED_B075)
     play_out(state, bots, rng, lambda st, seat: _sampler(st, seat, mode) if seat == focus else None)
     outcome = state.outcome
@@ -48,8 +56,15 @@ def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float
     return seed, mode, focus, (1.0 / len(outcome.winners)) if won else 0.0
 
 
+def without_reading(bot: Any) -> None:
+    """Turn off a search bot's reading of the public play (its game's ``resample`` hook), so
+    that its samples are the sampler's (``belief=0``); other bots are left as they are."""
+    if getattr(bot, "belief", False):
+        bot.belief = False
+
+
 def _sampler(state: Any, seat: int, mode: str) -> Any:
-    if mode == "fair":
+    if mode in ("fair", "plain"):
         return lambda rng: state.determinize(seat, rng)
     if mode == "nobles":
         from intrigue.games.shadows_over_japan.belief import determinize

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -44,3 +45,27 @@ def test_the_summary_pairs_each_deal_and_counts_shared_wins_as_wins() -> None:
     assert (out["fair"]["won"], out["fair"]["games"]) == (2, 3)
     assert (out["all"]["won"], out["all"]["games"]) == (3, 4)
     assert (out["all against fair"]["up"], out["all against fair"]["down"]) == (1, 1)
+
+
+def test_the_cheats_turn_the_reading_off_and_the_fair_mode_keeps_it() -> None:
+    """A `resample` hook draws its own samples from whatever sample it is handed, which would
+    make a cheat fair again: every mode but ``fair`` plays `hard` without its reading."""
+    from intrigue.bots import make_bot
+    from intrigue.bots.ismcts import _Search
+
+    state = intrigue.load("shadows-over-japan").new(3, 4)
+    for _ in range(40):
+        seat = state.to_move[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_move[0]
+    for mode, reads in (("fair", True), ("all", False), ("nobles", False), ("plain", False)):
+        bot = make_bot("hard")
+        if mode != "fair":
+            peek.without_reading(bot)
+        search = _Search(bot, bot.hooks("shadows-over-japan"), seat, random.Random(1))
+        draw = search.believing(peek._sampler(state, seat, mode))
+        sample = draw(Rng(3))
+        assert (search.resample is not None) is reads, mode
+        if mode == "all":  # the true state itself, not a fair draw from it
+            assert sample.record().to_json() == state.record().to_json()
+            assert sample.nsty == state.nsty and sample.hand == state.hand
