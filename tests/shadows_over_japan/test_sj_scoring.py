@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,8 @@ from hypothesis import strategies as st
 from sj_helpers import GAME, army, clear, develop_to, new_game, samurai
 from sj_invariants import check_invariants
 
-from intrigue.games.shadows_over_japan.rules import JapanState, _place_awards
+from intrigue.games.shadows_over_japan.data import HOME
+from intrigue.games.shadows_over_japan.rules import HONOURS, JapanState, _place_awards
 
 ODA, TAKEDA, TOKUGAWA, DATE = range(4)
 
@@ -164,3 +166,39 @@ def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, mov
         assert row["conquered"] == state.conquered(n)
         assert row["lost"] == state.lost(n)
         assert row["shame"] == state.lost_shame(n)
+
+
+def _measure_by_hand(state: Any, name: str, noble: int) -> int:
+    """An Honour card's measure for one Noble, counted province by province (the oracle)."""
+    provinces = [p for p in range(len(state.owner)) if state.owner[p] == noble]
+    military = 2 * state.armies(noble) + sum(1 for p in provinces if state.sam[p] >= 0)
+    economy = sum(state.dev[p] for p in provinces)
+    return {
+        "ninjas": sum(1 for p in provinces if state.nin[p] >= 0),
+        "intelligence": state.intel_cap[noble],
+        "armies": state.armies(noble),
+        "samurai": sum(1 for p in provinces if state.sam[p] >= 0),
+        "economy": economy,
+        "military": military,
+        "double": sum(1 for p in provinces if state.dev[p] >= 2),
+        "power": economy + military,
+        "discards": sum(1 for p in state.discard if HOME[p] == noble),
+        "conquered": sum(1 for p in provinces if HOME[p] != noble),
+    }[name]
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), moves=st.integers(0, 400))
+def test_every_honour_measure_counts_each_noble(seed: int, players: int, moves: int) -> None:
+    """`measures` (all four Nobles from the map's tallies) agrees with a count province by
+    province for every measure an Honour card names, at random points of random games."""
+    state = GAME.new(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for name in sorted({spec["measure"] for spec in HONOURS}):
+        expected = [_measure_by_hand(state, name, n) for n in range(4)]
+        assert state.measures(name) == expected, name

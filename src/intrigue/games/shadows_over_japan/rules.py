@@ -1135,7 +1135,8 @@ class JapanState(State):
         """The Nobles still tied for ``honour`` now after every tie-break but the random draw
         (SJ-24): one winner, several for the draw, or none when it would be buried."""
         spec = HONOURS[honour]
-        values = [self.measure(spec["measure"], n) for n in range(4)]
+        tallies = self.tallies()
+        values = self.measures(spec["measure"], tallies)
         if spec["compare"] == "most":
             best = max(values)
             if best <= 0:
@@ -1145,10 +1146,10 @@ class JapanState(State):
             best = min(values)
             top = [n for n in range(4) if values[n] == best]
         if honour == SHOW_OF_FORCE and len(top) > 1:
-            least = min(self.lost(n) for n in top)
-            top = [n for n in top if self.lost(n) == least]
+            least = min(tallies.lost[n] for n in top)
+            top = [n for n in top if tallies.lost[n] == least]
         if len(top) > 1:
-            econ = [self.economy(n) for n in top]
+            econ = [tallies.economy[n] for n in top]
             top = [n for n, e in zip(top, econ, strict=True) if e == min(econ)]
         return top
 
@@ -1180,29 +1181,35 @@ class JapanState(State):
             if HOME[p] == noble and self.owner[p] != noble
         )
 
-    def measure(self, name: str, noble: int) -> int:
-        """The value an Honour card compares (data/cards.json ``measure``)."""
-        if name == "ninjas":
-            return sum(1 for p in range(NP) if self.owner[p] == noble and self.nin[p] >= 0)
+    def measures(self, name: str, tallies: Tallies | None = None) -> list[int]:
+        """Every Noble's value of an Honour card's measure (data/cards.json ``measure``), from
+        the map's `tallies` where it has them (the search's evaluation asks at every leaf)."""
+        t = self.tallies() if tallies is None else tallies
+        if name in ("economy", "samurai", "conquered"):
+            return list(getattr(t, name))
         if name == "intelligence":
-            return self.intel_cap[noble]
+            return list(self.intel_cap)
+        armies = [self.armies(n) for n in range(4)]
         if name == "armies":
-            return self.armies(noble)
-        if name == "samurai":
-            return self.samurai(noble)
-        if name == "economy":
-            return self.economy(noble)
+            return armies
+        military = [2 * a + s for a, s in zip(armies, t.samurai, strict=True)]
         if name == "military":
-            return self.military(noble)
-        if name == "double":
-            return sum(1 for p in range(NP) if self.owner[p] == noble and self.dev[p] >= 2)
+            return military
         if name == "power":
-            return self.economy(noble) + self.military(noble)
-        if name == "discards":
-            return sum(1 for p in self.discard if HOME[p] == noble)
-        if name == "conquered":
-            return self.conquered(noble)
-        raise ValueError(f"unknown honour measure {name!r}")
+            return [e + m for e, m in zip(t.economy, military, strict=True)]
+        counts = [0] * 4
+        if name == "ninjas":
+            for n, ninja in zip(self.owner, self.nin, strict=True):
+                counts[n] += ninja >= 0
+        elif name == "double":
+            for n, dev in zip(self.owner, self.dev, strict=True):
+                counts[n] += dev >= 2
+        elif name == "discards":
+            for p in self.discard:
+                counts[HOME[p]] += 1
+        else:
+            raise ValueError(f"unknown honour measure {name!r}")
+        return counts
 
     def intelligence(self, noble: int) -> int:
         held = sum(len(self.intel_hand[s]) for s in range(self.players) if self.nobles[s] == noble)
