@@ -7,6 +7,7 @@ consistent so the bookkeeping invariants still hold.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import intrigue
@@ -147,3 +148,34 @@ def pv(view: dict[str, Any], key: str) -> dict[str, Any] | None:
         if entry["key"] == key:
             return entry
     return None
+
+
+def play_randomly(
+    state: JapanState, rng: random.Random, claim: float = 0.8, useful: float = 0.85
+) -> None:
+    """One move of a random player that likes claiming missions (with chance ``claim``) and
+    acting (``useful``: a move other than ending the turn or seppuku), so hands turn over and
+    cards get shown."""
+    seat = state.to_move[0]
+    moves = state.legal_actions(seat)
+    claims = [a for a in moves if a.verb == "claim"]
+    acts = [a for a in moves if a.verb not in ("end", "seppuku")]
+    if claims and rng.random() < claim:
+        action = claims[0]
+    elif acts and rng.random() < useful:
+        action = rng.choice(acts)
+    else:
+        action = rng.choice(moves)
+    state.apply(seat, action)
+
+
+def random_game(players: int, seed: int, moves: int) -> JapanState:
+    """A game of ``players`` after up to ``moves`` moves of `play_randomly` (fewer if it ends)."""
+    state = GAME.new(players=players, seed=seed)
+    assert isinstance(state, JapanState)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        play_randomly(state, rng)
+    return state

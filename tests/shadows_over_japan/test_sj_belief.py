@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sj_helpers import GAME
+from sj_helpers import GAME, play_randomly
 from sj_invariants import check_invariants
 
 import intrigue
@@ -24,22 +24,6 @@ VARIANTS: list[dict[str, Any]] = [
     {"honours": ["humble", "champion-of-light"], "missions": "rival"},
     {"neutral": "open", "interaction_cost": "per_interaction"},
 ]
-
-
-def play_randomly(state: JapanState, rng: random.Random) -> None:
-    """One move of a random player that likes claiming missions and acting (so hands turn
-    over and cards get shown)."""
-    seat = state.to_move[0]
-    moves = state.legal_actions(seat)
-    claims = [a for a in moves if a.verb == "claim"]
-    useful = [a for a in moves if a.verb not in ("end", "seppuku")]
-    if claims and rng.random() < 0.8:
-        action = claims[0]
-    elif useful and rng.random() < 0.85:
-        action = rng.choice(useful)
-    else:
-        action = rng.choice(moves)
-    state.apply(seat, action)
 
 
 def positions(players: int, games: int, stops: int = 3) -> Iterator[JapanState]:

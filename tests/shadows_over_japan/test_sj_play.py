@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from sj_helpers import GAME
+from sj_helpers import GAME, play_randomly
 from sj_invariants import check_invariants
 
 import intrigue
@@ -19,17 +19,7 @@ def test_random_games_end_after_the_last_honour(players: int, variant: dict) -> 
     state = GAME.new(players=players, seed=players * 101, **variant)
     while not state.is_over:
         check_invariants(state)
-        seat = state.to_move[0]
-        moves = state.legal_actions(seat)
-        claims = [a for a in moves if a.verb == "claim"]
-        useful = [a for a in moves if a.verb not in ("end", "seppuku")]
-        if claims:
-            action = claims[0]
-        elif useful and rng.random() < 0.9:
-            action = rng.choice(useful)
-        else:
-            action = rng.choice(moves)
-        state.apply(seat, action)
+        play_randomly(state, rng, claim=1.0, useful=0.9)
     check_invariants(state)
     assert not state.outcome.capped
     assert len(state.honour_log) == HONOUR_DECK_SIZE[players]

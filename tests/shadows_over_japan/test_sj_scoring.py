@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sj_helpers import GAME, army, clear, develop_to, new_game, samurai
+from sj_helpers import army, clear, develop_to, new_game, random_game, samurai
 from sj_invariants import check_invariants
 
 from intrigue.games.shadows_over_japan.data import HOME
@@ -151,13 +150,7 @@ def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, mov
     """`scores` (and the views) tally every Noble in one pass; each figure is what the
     per-Noble measures (economy, samurai, conquered, lost, shame) count, at random points of
     random games."""
-    state = GAME.new(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        seat = state.to_move[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    state = random_game(players, seed, moves)
     provinces = state.tallies().provinces
     for n, row in enumerate(state.scores()):
         assert provinces[n] == state.owner.count(n)
@@ -192,13 +185,7 @@ def _measure_by_hand(state: Any, name: str, noble: int) -> int:
 def test_every_honour_measure_counts_each_noble(seed: int, players: int, moves: int) -> None:
     """`measures` (all four Nobles from the map's tallies) agrees with a count province by
     province for every measure an Honour card names, at random points of random games."""
-    state = GAME.new(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        seat = state.to_move[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    state = random_game(players, seed, moves)
     for name in sorted({spec["measure"] for spec in HONOURS}):
         expected = [_measure_by_hand(state, name, n) for n in range(4)]
         assert state.measures(name) == expected, name
