@@ -9,8 +9,9 @@ for the game's own length), with at least two legal moves, by a fresh bot (defau
 are wall-clock; ``cpu`` columns are the process's CPU time, which other jobs on a shared
 machine disturb less. ``samples`` is the median number of determinizations a decision drew
 (fewer than its iterations with ``reuse``), ``sampling`` the share of CPU time spent drawing
-them; ``moves in`` the median number of moves played before a decision; ``choices`` a digest
-of the moves chosen (a speed-up that must not change play keeps it).
+them (with the game's ``resample`` hook, a reading of the public play, its draws and its
+reading count too); ``moves in`` the median number of moves played before a decision;
+``choices`` a digest of the moves chosen (a speed-up that must not change play keeps it).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import json
 import random
 import statistics
 import time
+from dataclasses import replace
+from typing import Any
 
 import intrigue
 from intrigue.bots import make_bot
-from intrigue.bots.heuristic import policy_for
+from intrigue.bots.heuristic import SearchHooks, policy_for
 from intrigue.engine import Rng, State, game_ids
 
 # The caps the arena measurements use (docs/bots.md).
@@ -82,6 +85,7 @@ def measure(
         seat = state.to_move[0]
         bot = make_bot(bot_name)
         drawn = [0]
+        _count_reading(bot, drawn, sampling)
 
         def sampler(rng: Rng, state: State = state, seat: int = seat, drawn: list = drawn) -> State:
             start = time.process_time()
@@ -112,6 +116,39 @@ def measure(
         "chosen": chosen,
         "chosen_digest": hashlib.sha256("\n".join(chosen).encode()).hexdigest()[:8],
     }
+
+
+def _count_reading(bot: Any, drawn: list[int], sampling: list[float]) -> None:
+    """Count and time the draws of the game's ``resample`` hook too (a search that reads the
+    public play asks the driver's sampler once a decision and the hook for the rest), with the
+    hook's own reading of the record, as sampling."""
+    hooks_of = getattr(bot, "hooks", None)
+    if hooks_of is None:
+        return
+
+    def hooks(game_id: str) -> SearchHooks:
+        found = hooks_of(game_id)
+        resample = found.resample
+        if resample is None:
+            return found
+
+        def counted_resample(sample: State, seat: int, rng: Any) -> Any:
+            start = time.process_time()
+            draw = resample(sample, seat, rng)
+            sampling[0] += time.process_time() - start
+
+            def counted(rng: Any) -> State:
+                start = time.process_time()
+                world = draw(rng)
+                sampling[0] += time.process_time() - start
+                drawn[0] += 1
+                return world
+
+            return counted
+
+        return replace(found, resample=counted_resample)
+
+    bot.hooks = hooks
 
 
 def add_moves_argument(parser: argparse.ArgumentParser) -> None:
