@@ -232,7 +232,7 @@ def test_sj_t07_conquest_then_liberation(state: JapanState) -> None:
     assert state.nin[etchu] == 0 and state.ninjas[3] == [] and state.sam[etchu] == -1
     assert state.dev[etchu] == 0 and state.occ[etchu] == TAKEDA and state.owner[etchu] == TAKEDA
     assert state.army[etchu] == -1 and not state.infil[etchu]
-    assert state.conquered(TAKEDA) == 1 and state.lost(DATE) == 1
+    assert state.tallies().conquered[TAKEDA] == 1 and state.tallies().lost[DATE] == 1
     assert not any(a.startswith("march") for a in legal(state))
     check_invariants(state)
     # later, a Date army from Echigo liberates Etchu
@@ -243,7 +243,7 @@ def test_sj_t07_conquest_then_liberation(state: JapanState) -> None:
     play(state, 0, "march echigo etchu")
     assert state.occ[etchu] == -1 and state.owner[etchu] == DATE and state.army[etchu] == DATE
     assert state.army_supply[TAKEDA] == 5 and state.infil[etchu]
-    assert state.conquered(TAKEDA) == 0 and state.lost(DATE) == 0
+    assert state.tallies().conquered[TAKEDA] == 0 and state.tallies().lost[DATE] == 0
     check_invariants(state)
 
 
@@ -257,7 +257,7 @@ def test_a_third_noble_replaces_an_occupier(state: JapanState) -> None:
     etchu = at("etchu")
     assert state.occ[etchu] == ODA and state.owner[etchu] == ODA
     assert state.army_supply[TAKEDA] == 5
-    assert state.conquered(ODA) == 1 and state.lost(DATE) == 1
+    assert state.tallies().conquered[ODA] == 1 and state.tallies().lost[DATE] == 1
 
 
 def test_conquest_mission_counts_against_the_owner_before_the_march(state: JapanState) -> None:

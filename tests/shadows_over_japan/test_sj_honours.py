@@ -142,7 +142,7 @@ def test_sj_t14_ties_go_to_the_lower_economy(state: JapanState) -> None:
         develop_to(state, key, 2)  # Tokugawa economy 14
     for key in ("kai", "shinano", "hida", "kaga", "echizen"):
         develop_to(state, key, 2)  # Takeda economy 10
-    assert state.military(TOKUGAWA) == state.military(TAKEDA) == 9
+    assert state.measures("military")[TOKUGAWA] == state.measures("military")[TAKEDA] == 9
     assert winner(state, "arms-race") == TAKEDA
 
 

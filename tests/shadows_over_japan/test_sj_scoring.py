@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sj_helpers import army, clear, develop_to, new_game, random_game, samurai
 from sj_invariants import check_invariants
 
-from intrigue.games.shadows_over_japan.data import HOME
+from intrigue.games.shadows_over_japan.data import HOME, IS_CAPITAL
 from intrigue.games.shadows_over_japan.rules import HONOURS, JapanState, _place_awards
 
 ODA, TAKEDA, TOKUGAWA, DATE = range(4)
@@ -147,18 +147,19 @@ def test_sj_25_only_backed_nobles_can_win() -> None:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), moves=st.integers(0, 400))
 def test_scores_count_each_noble_as_its_measures_do(seed: int, players: int, moves: int) -> None:
-    """`scores` (and the views) tally every Noble in one pass; each figure is what the
-    per-Noble measures (economy, samurai, conquered, lost, shame) count, at random points of
-    random games."""
+    """`scores` (and the views) tally every Noble in one pass; each figure is what a count
+    province by province gives, at random points of random games."""
     state = random_game(players, seed, moves)
-    provinces = state.tallies().provinces
+    tallies = state.tallies()
     for n, row in enumerate(state.scores()):
-        assert provinces[n] == state.owner.count(n)
-        assert row["economy"] == state.economy(n)
-        assert row["military"] == state.military(n)
-        assert row["conquered"] == state.conquered(n)
-        assert row["lost"] == state.lost(n)
-        assert row["shame"] == state.lost_shame(n)
+        mine = [p for p in range(len(state.owner)) if state.owner[p] == n]
+        lost = [p for p in range(len(state.owner)) if HOME[p] == n and state.owner[p] != n]
+        assert tallies.provinces[n] == len(mine)
+        assert row["economy"] == _measure_by_hand(state, "economy", n)
+        assert row["military"] == _measure_by_hand(state, "military", n)
+        assert row["conquered"] == _measure_by_hand(state, "conquered", n)
+        assert row["lost"] == len(lost)
+        assert row["shame"] == sum(3 if IS_CAPITAL[p] else 1 for p in lost)
 
 
 def _measure_by_hand(state: Any, name: str, noble: int) -> int:

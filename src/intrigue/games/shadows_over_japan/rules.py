@@ -1154,32 +1154,8 @@ class JapanState(State):
         return top
 
     # -- powers -----------------------------------------------------------------------------
-    def economy(self, noble: int) -> int:
-        owner, dev = self.owner, self.dev
-        return sum(dev[p] for p in range(NP) if owner[p] == noble)
-
     def armies(self, noble: int) -> int:
         return COMPONENTS["armies_per_noble"] - self.army_supply[noble]
-
-    def samurai(self, noble: int) -> int:
-        owner, sam = self.owner, self.sam
-        return sum(1 for p in range(NP) if owner[p] == noble and sam[p] >= 0)
-
-    def military(self, noble: int) -> int:
-        return 2 * self.armies(noble) + self.samurai(noble)
-
-    def conquered(self, noble: int) -> int:
-        return sum(1 for p in range(NP) if self.owner[p] == noble and HOME[p] != noble)
-
-    def lost(self, noble: int) -> int:
-        return sum(1 for p in range(NP) if HOME[p] == noble and self.owner[p] != noble)
-
-    def lost_shame(self, noble: int) -> int:
-        return sum(
-            3 if IS_CAPITAL[p] else 1
-            for p in range(NP)
-            if HOME[p] == noble and self.owner[p] != noble
-        )
 
     def measures(self, name: str, tallies: Tallies | None = None) -> list[int]:
         """Every Noble's value of an Honour card's measure (data/cards.json ``measure``), from
@@ -1249,9 +1225,8 @@ class JapanState(State):
         return rows
 
     def tallies(self) -> Tallies:
-        """Every Noble's counts of the map in one pass over the provinces (what `economy`,
-        `samurai`, `conquered`, `lost` and `lost_shame` count one Noble at a time, a pass
-        each): the views and the search's evaluation read them at every step."""
+        """Every Noble's counts of the map in one pass over the provinces (the views and the
+        search's evaluation read them at every step, so not a pass a Noble and a count)."""
         economy, samurai, provinces, conquered, lost, shame = ([0] * 4 for _ in range(6))
         rows = zip(self.owner, HOME, self.dev, self.sam, IS_CAPITAL, strict=True)
         for n, home, d, s, capital in rows:
