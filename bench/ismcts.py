@@ -75,7 +75,7 @@ def measure(
     moves: tuple[int, int] = (5, 80),
     max_turns: int | None = -1,
     players: int | None = None,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     wall, cpu, counts, samples, depths = [], [], [], [], []
     chosen: list[str] = []
     sampling = [0.0]
