@@ -14,13 +14,18 @@ its samples in different ways (``--modes``, ``fair,all`` unless told):
   alike among what the seat cannot rule out);
 * ``all``: the true state itself (a cheat that sees every hidden card, role and choice made);
 * ``nobles`` (Shadows over Japan only): the true Nobles, everything else drawn as
-  ``determinize`` draws it (a cheat that knows whom each clan backs, not what it holds).
+  ``determinize`` draws it (a cheat that knows whom each clan backs, not what it holds);
+* ``secrets`` (Shadows over Japan only): the true state with its territory deck and Honour
+  deck shuffled (a cheat that knows every Noble, hand and concealed style, but not the order
+  of the cards still to come, which ``all`` does know: the decks are stacks in the state).
 
 The cheats and ``plain`` turn the reading off: given a sample, a ``resample`` hook draws its
 own from what the seat has seen, which would undo the cheat (until 2026-11-30 it did, for
 Shadows over Japan's `hard` since its reading landed). Every search plays its own chance afresh
-(``reuse`` copies get new seeds), so no mode knows the future. If the cheat wins far more
-often, the bot's belief is what holds it back (as in Masquerade Murder,
+(``reuse`` copies get new seeds), so no mode knows the shuffles and dice still to come; but
+where the state keeps a deck in order, ``all`` knows the cards it will deal (Shadows over
+Japan's territory and Honour decks), and ``secrets`` tells that foresight apart. If the cheat
+wins far more often, the bot's belief is what holds it back (as in Masquerade Murder,
 `bench/murder_roles.py`); if not, its play. A row per game (``[seed, mode, focus seat, its
 result]``, the result 1 for a win, 0.5 shared, else 0) as it ends, then per mode the focus
 seat's wins with 95% Wilson intervals and the sign test of each cheat against ``fair`` over the
@@ -38,7 +43,7 @@ from intrigue.bots import make_bot
 from intrigue.engine import Rng
 from intrigue.lab.stats import sign_test, wilson_interval
 
-MODES = ("fair", "all", "nobles", "plain")
+MODES = ("fair", "all", "nobles", "plain", "secrets")
 
 
 def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float]:
@@ -71,7 +76,16 @@ def _sampler(state: Any, seat: int, mode: str) -> Any:
 
         nobles = tuple(state.nobles)
         return lambda rng: determinize(state, seat, rng, nobles=nobles)
+    if mode == "secrets":
+        return lambda rng: _without_foresight(state.clone(), rng)
     return lambda rng: state.clone()
+
+
+def _without_foresight(sample: Any, rng: Any) -> Any:
+    """``sample`` with the cards still to come in a new order (Shadows over Japan's decks)."""
+    rng.shuffle(sample.deck)
+    rng.shuffle(sample.honour_deck)
+    return sample
 
 
 def summary(rows: list[tuple[int, str, int, float]]) -> dict[str, Any]:

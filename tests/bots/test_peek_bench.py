@@ -29,6 +29,24 @@ def test_the_cheats_sample_the_true_state_or_nobles_and_the_fair_mode_does_not()
     known = peek._sampler(state, seat, "all")(Rng(0))
     assert known is not state and known.nobles == state.nobles
     assert known.record().to_json() == state.record().to_json()
+    assert known.deck == state.deck and known.honour_deck == state.honour_deck
+
+
+def test_the_secrets_cheat_knows_every_hand_but_not_the_order_of_the_decks() -> None:
+    state = intrigue.load("shadows-over-japan").new(3, 4)
+    for _ in range(12):
+        seat = state.to_move[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_move[0]
+    samples = [peek._sampler(state, seat, "secrets")(Rng(k)) for k in range(5)]
+    for sample in samples:
+        assert sample.nobles == state.nobles and sample.hand == state.hand
+        assert sample.nsty == state.nsty and sample.pool == state.pool
+        assert sorted(sample.deck) == sorted(state.deck)
+        assert sorted(sample.honour_deck) == sorted(state.honour_deck)
+    assert state.deck == peek._sampler(state, seat, "all")(Rng(0)).deck  # the state untouched
+    assert any(sample.deck != state.deck for sample in samples)
+    assert any(sample.honour_deck != state.honour_deck for sample in samples)
 
 
 def test_the_summary_pairs_each_deal_and_counts_shared_wins_as_wins() -> None:
@@ -58,7 +76,8 @@ def test_the_cheats_turn_the_reading_off_and_the_fair_mode_keeps_it() -> None:
         seat = state.to_move[0]
         state.apply(seat, state.legal_actions(seat)[0])
     seat = state.to_move[0]
-    for mode, reads in (("fair", True), ("all", False), ("nobles", False), ("plain", False)):
+    for mode in ("fair", "all", "nobles", "plain", "secrets"):
+        reads = mode == "fair"
         bot = make_bot("hard")
         if mode != "fair":
             peek.without_reading(bot)
