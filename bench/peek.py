@@ -17,7 +17,11 @@ its samples in different ways (``--modes``, ``fair,all`` unless told):
   ``determinize`` draws it (a cheat that knows whom each clan backs, not what it holds);
 * ``secrets`` (Shadows over Japan only): the true state with its territory deck and Honour
   deck shuffled (a cheat that knows every Noble, hand and concealed style, but not the order
-  of the cards still to come, which ``all`` does know: the decks are stacks in the state).
+  of the cards still to come, which ``all`` does know: the decks are stacks in the state);
+* ``hands`` and ``styles`` (Shadows over Japan only): the true Nobles and the other clans'
+  true hands (``hands``) or the true styles of their concealed and pooled ninjas
+  (``styles``), everything else drawn as ``nobles`` draws it: which half of ``secrets`` is
+  worth what.
 
 The cheats and ``plain`` turn the reading off: given a sample, a ``resample`` hook draws its
 own from what the seat has seen, which would undo the cheat (until 2026-11-30 it did, for
@@ -43,7 +47,7 @@ from intrigue.bots import make_bot
 from intrigue.engine import Rng
 from intrigue.lab.stats import sign_test, wilson_interval
 
-MODES = ("fair", "all", "nobles", "plain", "secrets")
+MODES = ("fair", "all", "nobles", "plain", "secrets", "hands", "styles")
 
 
 def play(job: tuple[str, int, int, str, str, str]) -> tuple[int, str, int, float]:
@@ -71,11 +75,12 @@ def without_reading(bot: Any) -> None:
 def _sampler(state: Any, seat: int, mode: str) -> Any:
     if mode in ("fair", "plain"):
         return lambda rng: state.determinize(seat, rng)
-    if mode == "nobles":
+    if mode in ("nobles", "hands", "styles"):
         from intrigue.games.shadows_over_japan.belief import determinize
 
         nobles = tuple(state.nobles)
-        return lambda rng: determinize(state, seat, rng, nobles=nobles)
+        told = {"nobles": _as_drawn, "hands": _true_hands, "styles": _true_styles}[mode]
+        return lambda rng: told(determinize(state, seat, rng, nobles=nobles), state, seat, rng)
     if mode == "secrets":
         return lambda rng: _without_foresight(state.clone(), rng)
     return lambda rng: state.clone()
@@ -85,6 +90,34 @@ def _without_foresight(sample: Any, rng: Any) -> Any:
     """``sample`` with the cards still to come in a new order (Shadows over Japan's decks)."""
     rng.shuffle(sample.deck)
     rng.shuffle(sample.honour_deck)
+    return sample
+
+
+def _as_drawn(sample: Any, state: Any, seat: int, rng: Any) -> Any:
+    return sample
+
+
+def _true_hands(sample: Any, state: Any, seat: int, rng: Any) -> Any:
+    """``sample`` with the other seats' true hands; the cards they do not hold go to the deck
+    (the deck and those hands hold the same cards in both: the rest is public or the seat's)."""
+    others = [s for s in range(state.players) if s != seat]
+    held = {c for s in others for c in state.hand[s]}
+    loose = [c for c in sample.deck + [c for s in others for c in sample.hand[s]] if c not in held]
+    rng.shuffle(loose)
+    sample.deck = loose
+    for s in others:
+        sample.hand[s] = list(state.hand[s])
+    return sample
+
+
+def _true_styles(sample: Any, state: Any, seat: int, rng: Any) -> Any:
+    """``sample`` with the true styles of the other seats' ninjas, on the board and pooled."""
+    for p, owner in enumerate(state.nin):
+        if owner >= 0 and owner != seat:
+            sample.nsty[p] = state.nsty[p]
+    for s in range(state.players):
+        if s != seat:
+            sample.pool[s] = list(state.pool[s])
     return sample
 
 

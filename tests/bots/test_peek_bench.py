@@ -49,6 +49,32 @@ def test_the_secrets_cheat_knows_every_hand_but_not_the_order_of_the_decks() -> 
     assert any(sample.honour_deck != state.honour_deck for sample in samples)
 
 
+def test_the_hands_and_styles_cheats_tell_the_true_hands_or_styles_and_draw_the_rest() -> None:
+    state = intrigue.load("shadows-over-japan").new(3, 5)
+    rng = random.Random(5)
+    for _ in range(60):
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_move[0]
+    others = [s for s in range(3) if s != seat]
+    hidden = [p for p, owner in enumerate(state.nin) if owner in others]
+    drawn = {"hands": 0, "styles": 0}
+    for k in range(8):
+        for mode in ("hands", "styles"):
+            sample = peek._sampler(state, seat, mode)(Rng(k))
+            assert sample.nobles == state.nobles and sample.view(seat) == state.view(seat)
+            assert sorted(sample.deck + [c for s in others for c in sample.hand[s]]) == sorted(
+                state.deck + [c for s in others for c in state.hand[s]]
+            )
+            hands = [sample.hand[s] for s in others] == [state.hand[s] for s in others]
+            styles = [sample.nsty[p] for p in hidden] == [state.nsty[p] for p in hidden] and [
+                sample.pool[s] for s in others
+            ] == [state.pool[s] for s in others]
+            assert hands if mode == "hands" else styles
+            drawn[mode] += not (styles if mode == "hands" else hands)
+    assert drawn["hands"] and drawn["styles"]  # the other half is drawn, not told
+
+
 def test_the_summary_pairs_each_deal_and_counts_shared_wins_as_wins() -> None:
     rows = [
         (1, "fair", 1, 0.0),
@@ -76,7 +102,7 @@ def test_the_cheats_turn_the_reading_off_and_the_fair_mode_keeps_it() -> None:
         seat = state.to_move[0]
         state.apply(seat, state.legal_actions(seat)[0])
     seat = state.to_move[0]
-    for mode in ("fair", "all", "nobles", "plain", "secrets"):
+    for mode in peek.MODES:
         reads = mode == "fair"
         bot = make_bot("hard")
         if mode != "fair":
