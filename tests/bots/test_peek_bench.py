@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 # At the end of the path: the benchmarks' names must not shadow an installed module.
 sys.path.append(str(Path(__file__).resolve().parents[2] / "bench"))
@@ -14,12 +15,18 @@ import peek
 from intrigue.engine import Rng
 
 
-def test_the_cheats_sample_the_true_state_or_nobles_and_the_fair_mode_does_not() -> None:
+def _position(moves: int) -> tuple[Any, int]:
+    """A three-player Shadows over Japan game (seed 4) after ``moves`` first legal moves, and
+    the seat to move."""
     state = intrigue.load("shadows-over-japan").new(3, 4)
-    for _ in range(12):
+    for _ in range(moves):
         seat = state.to_move[0]
         state.apply(seat, state.legal_actions(seat)[0])
-    seat = state.to_move[0]
+    return state, state.to_move[0]
+
+
+def test_the_cheats_sample_the_true_state_or_nobles_and_the_fair_mode_does_not() -> None:
+    state, seat = _position(12)
     fair = [peek._sampler(state, seat, "fair")(Rng(k)) for k in range(10)]
     assert any(sample.nobles != state.nobles for sample in fair)
     assert all(sample.view(seat) == state.view(seat) for sample in fair)
@@ -33,11 +40,7 @@ def test_the_cheats_sample_the_true_state_or_nobles_and_the_fair_mode_does_not()
 
 
 def test_the_secrets_cheat_knows_every_hand_but_not_the_order_of_the_decks() -> None:
-    state = intrigue.load("shadows-over-japan").new(3, 4)
-    for _ in range(12):
-        seat = state.to_move[0]
-        state.apply(seat, state.legal_actions(seat)[0])
-    seat = state.to_move[0]
+    state, seat = _position(12)
     samples = [peek._sampler(state, seat, "secrets")(Rng(k)) for k in range(5)]
     for sample in samples:
         assert sample.nobles == state.nobles and sample.hand == state.hand
@@ -97,11 +100,7 @@ def test_the_cheats_turn_the_reading_off_and_the_fair_mode_keeps_it() -> None:
     from intrigue.bots import make_bot
     from intrigue.bots.ismcts import _Search
 
-    state = intrigue.load("shadows-over-japan").new(3, 4)
-    for _ in range(40):
-        seat = state.to_move[0]
-        state.apply(seat, state.legal_actions(seat)[0])
-    seat = state.to_move[0]
+    state, seat = _position(40)
     for mode in peek.MODES:
         reads = mode == "fair"
         bot = make_bot("hard")
