@@ -3,6 +3,8 @@
     .venv/bin/python bench/broadcast.py                  # with patches (as the table page)
     .venv/bin/python bench/broadcast.py --whole          # whole updates
     PYTHONPATH=/tmp/old/src .venv/bin/python bench/broadcast.py   # an older tree's code
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/broadcast.py --repeat 1 --moves 1000 [--play-only]
 
 Random games are played move after move as a live table plays them (each position a clone of
 the last); after each move the five seats' updates are built as `LiveTable._broadcast` builds
@@ -12,6 +14,13 @@ with ``--queued`` (and on trees without direct writes) put in each connection's 
 pumped and encoded (`protocol.encode`). The thread's
 CPU time for that part only is reported per move, the best of ``--repeat`` runs: on a shared
 machine this moves much less than `bench/load.py`'s figures (docs/performance.md).
+
+Seconds still move by a few percent from run to run on a busy machine; instructions do not.
+Under valgrind's callgrind (50 times slower) a run with ``PYTHONHASHSEED=0`` executes the same
+instructions to a millionth, whatever else the machine runs: the count of a run minus that of
+the same run with ``--play-only`` (the games played, no message built) is the instructions of
+the messages alone, for comparing two trees' code exactly (docs/performance.md, *Counting
+instructions*).
 """
 
 from __future__ import annotations
@@ -45,7 +54,9 @@ def build(kind: str, state: Any, client: Client, shared: dict[Any, Any]) -> dict
     return messages.game_message(kind, state, client.seat, client.seen)
 
 
-async def run(moves: int, patches: bool, queued: bool) -> tuple[float, float]:
+async def run(
+    moves: int, patches: bool, queued: bool, build_messages: bool = True
+) -> tuple[float, float]:
     """(CPU seconds per move, bytes per message) over ``moves`` moves."""
     sizes = [0, 0]
 
@@ -84,7 +95,7 @@ async def run(moves: int, patches: bool, queued: bool) -> tuple[float, float]:
         state.apply(mover, chooser.choice(state.legal_actions(mover)))
         start = time.thread_time()
         shared: dict[Any, Any] = {}
-        for client in clients:
+        for client in clients if build_messages else ():
             message = build("update", state, client, shared)
             client.seen = state.log_length
             client.send(message)
@@ -103,13 +114,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--whole", action="store_true", help="clients that take no patches")
     parser.add_argument("--queued", action="store_true", help="through the outbox and pump")
+    parser.add_argument(
+        "--play-only", action="store_true", help="play the games, build no update (a baseline)"
+    )
     args = parser.parse_args()
     patches = HAS_PATCHES and not args.whole
     queued = args.queued or not HAS_DIRECT
-    runs = [asyncio.run(run(args.moves, patches, queued)) for _ in range(args.repeat)]
+    build_messages = not args.play_only
+    runs = [
+        asyncio.run(run(args.moves, patches, queued, build_messages)) for _ in range(args.repeat)
+    ]
     cpu, size = min(runs)
     print(
-        f"{'patches' if patches else 'whole updates'}, {'queued' if queued else 'direct'}: "
+        f"{'play only' if args.play_only else 'patches' if patches else 'whole updates'}, "
+        f"{'queued' if queued else 'direct'}: "
         f"{1e6 * cpu:.1f} µs of CPU per move "
         f"for {SEATS} seats (best of {args.repeat}), {size:.0f} bytes per update"
     )
