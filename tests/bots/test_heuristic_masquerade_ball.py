@@ -239,8 +239,8 @@ def test_a_reader_of_the_state_reads_the_board_and_unseen_ranks_as_the_view_show
     players: int,
 ) -> None:
     """What a reader of a determinization works out for the rollouts (every square's card, the
-    ranks a seat has not seen) is what the seat's view shows: for every seat at every position
-    of seeded balls, prisons and finished balls included."""
+    ranks a seat has not seen, whose the sides and thrones are) is what the seat's view shows:
+    for every seat at every position of seeded balls, prisons and finished balls included."""
     prisoners = 0
     for seed in range(3):
         state = GAME.new(players, seed=seed, max_turns=150)
@@ -250,6 +250,10 @@ def test_a_reader_of_the_state_reads_the_board_and_unseen_ranks_as_the_view_show
                 view = state.view(seat)
                 from_view, from_state = ball._Reader(view), ball._Reader.from_state(state, seat)
                 assert from_state.unseen == from_view.unseen
+                facts = ("mine", "my_thrones", "enemy_thrones", "holds")
+                assert [getattr(from_state, f) for f in facts] == [
+                    getattr(from_view, f) for f in facts
+                ]
                 for square in state.geo.names:
                     assert (square in from_state.board) == (square in view["board"])
                     assert from_state.board.get(square) == view["board"].get(square)

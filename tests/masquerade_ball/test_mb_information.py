@@ -4,6 +4,7 @@ determinizer's no-leak requirement."""
 from __future__ import annotations
 
 import contextlib
+import random
 from typing import Any
 
 import pytest
@@ -106,6 +107,25 @@ def test_mb53_every_mask_comes_off_when_the_ball_ends(players: int, seed: int) -
     assert {sq: card["rank"] for sq, card in board.items()} == {
         sq: card["rank"] for sq, card in state.view(0)["board"].items()
     }
+
+
+@pytest.mark.parametrize(
+    ("players", "memory"),
+    [(2, "perfect"), (4, "perfect"), (4, "concentration"), (2, "concentration")],
+)
+def test_one_card_is_shown_as_the_cards_of_the_view_show_it(players: int, memory: str) -> None:
+    """`_card_view` (one card, for the heuristic's reads of a few squares) is `_card_views`
+    for that card: for every seat and spectators, at every step of a ball, its end included."""
+    state = load("masquerade-ball").new(players, 5, max_turns=60, memory=memory)
+    rng = random.Random(5)
+    while True:
+        for seat in [*range(players), None]:
+            for c in range(len(state.rank)):
+                assert state._card_view(c, seat) == state._card_views([c], seat)[0]
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
 def test_mb53_a_sample_of_a_finished_ball_shows_the_same_ranks() -> None:

@@ -69,7 +69,7 @@ class _PalaceBoard:
     squares (its moves' ends and the thrones) of the thirty to fifty cards on the board, while
     with two players it reads most of them (every known card's reach) and the whole board is
     built at once. Reads as the view's dict does (``in``, ``[]``, ``get``, ``values``); the
-    cards are the view's (`BallState._card_views`)."""
+    cards are the view's (`BallState._card_view`)."""
 
     __slots__ = ("_cards", "_seat", "_state")
 
@@ -81,15 +81,12 @@ class _PalaceBoard:
         cards = self._cards
         if place in cards:
             card = cards[place]
-        else:
-            card = cards[place] = self._read(place)
+        else:  # read the square (one call less: a rollout move reads a few squares each)
+            state = self._state
+            sq = state.geo.index.get(place)
+            cid = EMPTY if sq is None else state.board[sq]
+            card = cards[place] = None if cid == EMPTY else state._card_view(cid, self._seat)
         return default if card is None else card
-
-    def _read(self, place: str) -> dict[str, Any] | None:
-        state = self._state
-        sq = state.geo.index.get(place)
-        cid = EMPTY if sq is None else state.board[sq]
-        return None if cid == EMPTY else state._card_views((cid,), self._seat)[0]
 
     def __contains__(self, place: str) -> bool:
         return self.get(place) is not None
@@ -125,7 +122,8 @@ class _Reader:
         self.delivering = view["delivering"]
         self.attacked_or_played = bool(view["pending"] or view["played"])
         held = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
-        self._facts([(s["side"], s["controller"], s["thrones"]) for s in self.sides], held)
+        sides = sorted((s["side"], s["controller"], tuple(s["thrones"])) for s in self.sides)
+        self._facts(tuple(thrones for _, _, thrones in sides), tuple(c for _, c, _ in sides), held)
 
     @classmethod
     def from_state(cls, state: BallState, seat: int) -> _Reader:
@@ -137,12 +135,9 @@ class _Reader:
         r.phase, r.repeats = state.phase, state.repeats
         r.delivering = state._name_of(state.delivering) if state.phase == DROP else None
         r.attacked_or_played = bool(state.pending or state.played)
-        players, names = state.players, state.geo.names
+        players = state.players
         held = {k % players for k, on in enumerate(state.holding) if on and k // players == seat}
-        sides = [
-            (e, state.ctrl[e], [names[sq] for sq in state.geo.thrones[e]]) for e in range(players)
-        ]
-        r._facts(sides, held)
+        r._facts(_throne_names(state.geo), tuple(state.ctrl), held)
         return r
 
     @functools.cached_property
@@ -159,18 +154,15 @@ class _Reader:
         state = self._state
         return state._card_views(state.ball, self.seat) if state.zone else []
 
-    def _facts(self, sides: list[tuple[int, int, list[str]]], held: set[int]) -> None:
-        """Whose the sides and thrones are, from each side's (side, controller, thrones) and the
-        sides whose thrones the seat holds (the view's ``holding``)."""
-        self.mine = {e for e, controller, _ in sides if controller == self.seat}
-        self.my_thrones = {sq for e, _, thrones in sides if e in self.mine for sq in thrones}
-        self.enemy_thrones = frozenset(
-            sq
-            for e, controller, thrones in sides
-            if e not in self.mine and controller >= 0
-            for sq in thrones
+    def _facts(
+        self, thrones: tuple[tuple[str, ...], ...], ctrl: tuple[int, ...], held: set[int]
+    ) -> None:
+        """Whose the sides and thrones are, from each side's thrones and controller (side by
+        side) and the sides whose thrones the seat holds (the view's ``holding``)."""
+        self.mine, self.my_thrones, self.enemy_thrones, self._distances = _control(
+            thrones, ctrl, self.seat, self.four
         )
-        self.holds = self._holds(sides, held)
+        self.holds = self._holds(thrones, held)
 
     def card(self, place: str) -> dict[str, Any] | None:
         found = self.board.get(place)  # one lookup (a square's card is never None)
@@ -190,17 +182,16 @@ class _Reader:
         """Whether a card moved, attacked or was played this turn (the position has changed)."""
         return self.attacked_or_played or any(card.get("moved") for card in self.board.values())
 
-    def _holds(self, sides: list[tuple[int, int, list[str]]], held: set[int]) -> set[str]:
+    def _holds(self, thrones: tuple[tuple[str, ...], ...], held: set[int]) -> set[str]:
         """The enemy thrones where a card of ours has stood since our last turn, its side's
         thrones still free of that side's cards: ending the turn so wins (MB-20) or conquers."""
         holds: set[str] = set()
-        for e, _, thrones in sides:
-            if e not in held:
-                continue
-            cards = [self.board.get(sq) for sq in thrones]
+        for e in held:
+            squares = thrones[e]
+            cards = [self.board.get(sq) for sq in squares]
             if any(c is not None and c["side"] == e for c in cards):
                 continue
-            holds |= {sq for sq, c in zip(thrones, cards, strict=True) if c and self.is_mine(c)}
+            holds |= {sq for sq, c in zip(squares, cards, strict=True) if c and self.is_mine(c)}
         return holds
 
     @functools.cached_property
@@ -247,7 +238,11 @@ class _Reader:
     # -- distances ------------------------------------------------------------------------
     def distance(self, place: str) -> float:
         """How far a square is from the nearest enemy throne (rough, in moves)."""
-        return _distance(place, self.enemy_thrones, self.four)
+        known = self._distances
+        found = known.get(place)
+        if found is None:
+            found = known[place] = _distance(place, self.enemy_thrones, self.four)
+        return found
 
 
 def _seen_in_state(state: BallState, seat: int) -> dict[str, list[int]]:
@@ -255,14 +250,14 @@ def _seen_in_state(state: BallState, seat: int) -> dict[str, list[int]]:
     without building the view's cards and piles (a search's rollouts ask it at every move
     that weighs an attack on an unknown card); `_card_views` and `_pile_view` say what the
     view shows, and the same ranks are credited to the same suits."""
-    rank, suits, ctrl, owner = state.rank, state.suits, state.ctrl, state.owner
+    rank, suits, ctrl, owner, up = state.rank, state.suits, state.ctrl, state.owner, state.up
     over = state.phase == OVER
-    known = state.known[seat]
+    known, shows = state.known[seat], state._shows
     seen: dict[str, list[int]] = {suits[e]: [] for e in range(state.players)}
-    on_board = [c for c in state.board if c >= 0]
-    for c in [*on_board, *state.ball] if state.zone else on_board:
-        if state.up[c] or over or (known >> c & 1 and state._shows(seat, c)):
-            seen.setdefault(suits[c // CARDS], []).append(rank[c])
+    for cards in (state.board, state.ball) if state.zone else (state.board,):
+        for c in cards:
+            if c >= 0 and (up[c] or over or (known >> c & 1 and shows(seat, c))):
+                seen.setdefault(suits[c // CARDS], []).append(rank[c])
     for e in range(state.players):
         mine = ctrl[e] == seat
         for pile in (state.grave[e], state.hand[e]):
@@ -280,10 +275,33 @@ def _seen_in_state(state: BallState, seat: int) -> dict[str, list[int]]:
     return seen
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8)
+def _throne_names(geo: Any) -> tuple[tuple[str, ...], ...]:
+    """Each side's thrones by name, side by side (a board's geography never changes)."""
+    return tuple(tuple(geo.names[sq] for sq in thrones) for thrones in geo.thrones)
+
+
+@functools.lru_cache(maxsize=1024)
+def _control(
+    thrones: tuple[tuple[str, ...], ...], ctrl: tuple[int, ...], seat: int, four: bool
+) -> tuple[frozenset[int], frozenset[str], frozenset[str], dict[str, float]]:
+    """The sides ``seat`` controls, their thrones, the thrones of the other sides still in
+    play, and a table of distances to those (`_Reader.distance`, filled in as squares are
+    asked about). Control changes only when a side falls, so a search's rollouts ask about
+    the same few of these again and again: every reader of one shares them (never changed)."""
+    mine = frozenset(e for e, controller in enumerate(ctrl) if controller == seat)
+    my_thrones = frozenset(sq for e in mine for sq in thrones[e])
+    enemy_thrones = frozenset(
+        sq
+        for e, controller in enumerate(ctrl)
+        if e not in mine and controller >= 0
+        for sq in thrones[e]
+    )
+    return mine, my_thrones, enemy_thrones, {}
+
+
 def _distance(place: str, enemy_thrones: frozenset[str], four: bool) -> float:
-    """`_Reader.distance`, remembered: the enemy thrones change only when a side falls, so
-    the same few squares are asked about again and again in a search."""
+    """`_Reader.distance`, worked out."""
     if not enemy_thrones:
         return 0.0
     if not four:

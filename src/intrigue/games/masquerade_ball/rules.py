@@ -1429,6 +1429,26 @@ class BallState(State):
             views.append(card)
         return views
 
+    def _card_view(self, c: int, seat: int | None) -> dict[str, Any]:
+        """`_card_views` of the one card ``c``, without the set-up that pays off only over
+        many cards: a search's rollouts read a four-player ball's board a few squares at a
+        time (the Masquerade Ball's heuristic). A test keeps the two the same."""
+        up = self.up[c]
+        shown = up or self.phase == OVER or (seat is not None and self._shows(seat, c))
+        card = {
+            "side": self.owner[c],
+            "suit": self.suits[c // CARDS],
+            "up": up,
+            "rank": RANK_LABELS[self.rank[c]] if shown else None,
+        }
+        if self.zone:
+            card["axis"] = AXIS_NAMES[self.axis[c]]
+        flags = self.acts.get(c)
+        if flags is not None:
+            card["acting"] = bool(flags & (F_MOVE | F_INV))
+            card["moved"] = bool(flags & F_MOVED)
+        return card
+
     def _shows(self, seat: int, cid: int) -> bool:
         if not self.known[seat] >> cid & 1:
             return False
