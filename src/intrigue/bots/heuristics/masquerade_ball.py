@@ -211,11 +211,8 @@ class _Reader:
         )
         out = {}
         for suit, known in seen.items():
-            rest = list(RANKS)
-            for r in known:
-                if r in rest:
-                    rest.remove(r)
-            out[suit] = rest or list(RANKS)
+            shown = set(known)  # an entourage holds each rank once (`RANKS`)
+            out[suit] = [r for r in RANKS if r not in shown] or list(RANKS)
         return out
 
     def _seen_in_view(self) -> dict[str, list[int]]:
