@@ -20,7 +20,8 @@ Under valgrind's callgrind (50 times slower) a run with ``PYTHONHASHSEED=0`` exe
 instructions to a millionth, whatever else the machine runs: the count of a run minus that of
 the same run with ``--play-only`` (the games played, no message built) is the instructions of
 the messages alone, for comparing two trees' code exactly (docs/performance.md, *Counting
-instructions*).
+instructions*). ``--without PART`` builds the updates with one part replaced by an empty
+result, so that the counts say what each part costs.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import time
 from typing import Any
 
 import intrigue
+from intrigue.engine import State
 from intrigue.server.config import Settings
 from intrigue.server.tables import messages
 from intrigue.server.tables.connection import Client
@@ -44,6 +46,23 @@ SEATS = 5
 HAS_PATCHES = "base" in inspect.signature(messages.game_message).parameters
 # Nor, until issue 22's second round, frames written directly.
 HAS_DIRECT = "direct" in inspect.signature(Client).parameters
+
+
+def _compared_only(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    real_view_patch(old, new)
+    return {}, []
+
+
+real_view_patch = messages.view_patch
+# What ``--without`` replaces: the functions of each part of an update, by empty results.
+WITHOUT: dict[str, tuple[Any, str, Any]] = {
+    "patch": (messages, "view_patch", lambda old, new: ({}, [])),
+    "patch-contents": (messages, "view_patch", _compared_only),  # compared, nothing sent
+    "events": (State, "shared_events", lambda self, seat, since=0: []),
+    "texts": (messages, "event_texts", lambda state, events, view: [None] * len(events)),
+    "encoding": (protocol, "encode_bytes", lambda message: b"{}"),
+    "legal": (messages, "legal_entries", lambda state, seat, view: []),
+}
 
 
 def build(kind: str, state: Any, client: Client, shared: dict[Any, Any]) -> dict[str, Any]:
@@ -117,16 +136,21 @@ def main() -> None:
     parser.add_argument(
         "--play-only", action="store_true", help="play the games, build no update (a baseline)"
     )
+    parser.add_argument("--without", choices=sorted(WITHOUT), help="one part left out")
     args = parser.parse_args()
     patches = HAS_PATCHES and not args.whole
     queued = args.queued or not HAS_DIRECT
     build_messages = not args.play_only
+    if args.without:
+        owner, name, empty = WITHOUT[args.without]
+        setattr(owner, name, empty)
     runs = [
         asyncio.run(run(args.moves, patches, queued, build_messages)) for _ in range(args.repeat)
     ]
     cpu, size = min(runs)
     print(
-        f"{'play only' if args.play_only else 'patches' if patches else 'whole updates'}, "
+        f"{'play only' if args.play_only else 'patches' if patches else 'whole updates'}"
+        f"{f' without {args.without}' if args.without else ''}, "
         f"{'queued' if queued else 'direct'}: "
         f"{1e6 * cpu:.1f} µs of CPU per move "
         f"for {SEATS} seats (best of {args.repeat}), {size:.0f} bytes per update"
