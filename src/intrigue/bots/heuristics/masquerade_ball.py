@@ -285,7 +285,8 @@ def _control(
     """The sides ``seat`` controls, their thrones, the thrones of the other sides still in
     play, and a table of distances to those (`_Reader.distance`, filled in as squares are
     asked about). Control changes only when a side falls, so a search's rollouts ask about
-    the same few of these again and again: every reader of one shares them (never changed)."""
+    the same few of these again and again: every reader of one shares them (the sets are
+    never changed; the table only gains entries, the same for every reader)."""
     mine = frozenset(e for e, controller in enumerate(ctrl) if controller == seat)
     my_thrones = frozenset(sq for e in mine for sq in thrones[e])
     enemy_thrones = frozenset(
