@@ -203,7 +203,7 @@ class _Reader:
         )
 
     @functools.cached_property
-    def unseen(self) -> dict[str, list[int]]:
+    def unseen(self) -> dict[str, tuple[int, ...]]:
         """Per suit, the ranks the seat has not seen anywhere (a card it does not know is one);
         worked out only when an attack on an unknown card is weighed."""
         seen = (
@@ -212,7 +212,7 @@ class _Reader:
         out = {}
         for suit, known in seen.items():
             shown = set(known)  # an entourage holds each rank once (`RANKS`)
-            out[suit] = [r for r in RANKS if r not in shown] or list(RANKS)
+            out[suit] = tuple([r for r in RANKS if r not in shown]) or RANKS
         return out
 
     def _seen_in_view(self) -> dict[str, list[int]]:
@@ -330,8 +330,8 @@ def _attack_odds(r: _Reader, att: dict[str, Any], dfn: dict[str, Any]) -> tuple[
     if a is None:
         return 0.4, 0.05
     d = _rank(dfn)
-    ranks = [d] if d is not None else r.unseen.get(dfn["suit"], list(RANKS))
-    return _odds(a, tuple(ranks), not att["up"], not dfn["up"])
+    ranks = (d,) if d is not None else r.unseen.get(dfn["suit"], RANKS)
+    return _odds(a, ranks, not att["up"], not dfn["up"])
 
 
 @functools.lru_cache(maxsize=8192)
