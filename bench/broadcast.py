@@ -48,12 +48,17 @@ HAS_PATCHES = "base" in inspect.signature(messages.game_message).parameters
 HAS_DIRECT = "direct" in inspect.signature(Client).parameters
 
 
+# The patch itself (None on trees without patches, where ``--without patch*`` means nothing).
+real_view_patch = getattr(messages, "view_patch", None)
+
+
 def _compared_only(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """`view_patch`'s comparisons, and an empty patch: nothing to encode or send."""
+    assert real_view_patch is not None
     real_view_patch(old, new)
     return {}, []
 
 
-real_view_patch = messages.view_patch
 # What ``--without`` replaces: the functions of each part of an update, by empty results.
 WITHOUT: dict[str, tuple[Any, str, Any]] = {
     "patch": (messages, "view_patch", lambda old, new: ({}, [])),
