@@ -122,8 +122,8 @@ class _Reader:
         self.delivering = view["delivering"]
         self.attacked_or_played = bool(view["pending"] or view["played"])
         held = {h["side"] for h in view.get("holding", []) if h["seat"] == self.seat}
-        sides = sorted((s["side"], s["controller"], tuple(s["thrones"])) for s in self.sides)
-        self._facts(tuple(thrones for _, _, thrones in sides), tuple(c for _, c, _ in sides), held)
+        thrones = tuple(tuple(s["thrones"]) for s in self.sides)  # the view lists side by side
+        self._facts(thrones, tuple(s["controller"] for s in self.sides), held)
 
     @classmethod
     def from_state(cls, state: BallState, seat: int) -> _Reader:
