@@ -271,3 +271,31 @@ def test_a_reader_of_the_state_reads_the_board_and_unseen_ranks_as_the_view_show
                 action = ball.rollout_policy(state, seat, legal, Rng(rng.getrandbits(64)))
             state.apply(seat, action)
     assert prisoners > 0  # the prisons' rule was exercised
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_seat_out_of_the_ball_is_beaten_and_evaluated_lost(players: int) -> None:
+    """`beaten` holds for exactly the seats the referee announced eliminated (MB-29: every
+    courtroom they controlled lost), and the evaluation gives each of them -1 whatever the
+    board (MB-54: a seat out has lost), the seats still in the ball their strengths' value."""
+    eliminated_seen = 0
+    for seed in range(4):
+        state = GAME.new(players, seed=seed, max_turns=600)
+        rng = random.Random(seed)
+        out: set[int] = set()
+        read = 0
+        while not state.is_over:
+            news = state.events(None, since=read)
+            read = state.log_length
+            out |= {e["seat"] for e in news if e["kind"] == "eliminated"}
+            values = ball.evaluate(state)
+            strengths = ball._evaluate_strengths(state)
+            for seat in range(players):
+                assert ball.beaten(state, seat) == (seat in out)
+                assert values[seat] == (-1.0 if seat in out else strengths[seat])
+            eliminated_seen += len(out)
+            mover = state.to_move[0]
+            legal = state.legal_actions(mover)
+            action = ball.rollout_policy(state, mover, legal, Rng(rng.getrandbits(64)))
+            state.apply(mover, rng.choice(legal) if rng.random() < 0.3 else action)
+    assert eliminated_seen > 0

@@ -311,3 +311,49 @@ def test_the_descent_plays_at_most_a_few_depths_of_other_seats_moves(depth: int,
         search.iterate(sample)
         played.append(sample.actions_played)
     assert max(played) == most
+
+
+def test_a_line_stops_where_our_seat_is_beaten_and_is_scored_there() -> None:
+    """With a `beaten` hook and a rollout depth, the descent stops at the first position where
+    our seat is out for good and the rollout plays nothing more: the line ends there, in every
+    iteration, and scores lost for our seat whatever the evaluation says."""
+    state = _LongWait().new(2, seed=1)
+    scored: list[int] = []
+
+    def evaluate(sample: State) -> list[float]:
+        scored.append(sample.actions_played)
+        return [0.5, 0.5]
+
+    hooks = SearchHooks(
+        policy=lambda s, seat, legal, rng: legal[0],
+        evaluate=evaluate,
+        beaten=lambda s, seat: seat == 0 and s.actions_played >= 3,
+    )
+    bot = ISMCTSBot(iterations=6, depth=4, opponents="policy", rollout_limit=2 * WAIT)
+    search = _Search(bot, hooks, 0, random.Random(1))
+    for _ in range(bot.iterations):
+        search.iterate(state.determinize(0, Rng(0)))
+    # Our pick, then two of the other seat's moves: out from the third move on.
+    assert scored == [3] * bot.iterations
+    assert all(child.total == 0.0 for child in search.root.children.values())
+
+
+def test_a_rollout_stops_where_our_seat_is_beaten() -> None:
+    """The rollout itself stops at the move that puts our seat out, short of its depth."""
+    state = _LongWait().new(2, seed=1)
+    state.apply(0, Action("pick", 1))
+    hooks = SearchHooks(
+        policy=lambda s, seat, legal, rng: legal[0],
+        evaluate=lambda s: [0.25, -0.25],
+        beaten=lambda s, seat: s.actions_played >= 5,
+    )
+    bot = ISMCTSBot(iterations=1, depth=16, opponents="policy")
+    search = _Search(bot, hooks, 0, random.Random(1))
+    assert search._rollout(state) == [-1.0, -0.25]
+    assert state.actions_played == 5
+    # Without a depth (rollouts to the end) the evaluation is not used, nor the hook.
+    unlimited = _Search(ISMCTSBot(iterations=1, depth=0), hooks, 0, random.Random(1))
+    again = _LongWait().new(2, seed=1)
+    again.apply(0, Action("pick", 1))
+    unlimited._rollout(again)
+    assert again.is_over

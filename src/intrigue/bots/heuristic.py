@@ -14,6 +14,9 @@ rng)``, the policy. It may also help the search bot (`search_hooks`):
   a sampler ``rng -> State`` that draws the determinizations itself, weighing the hidden facts
   by how well they explain the public play (which ``State.determinize`` does not weigh)
   before it builds a sample; it takes the place of the driver's sampler;
+* ``beaten(state, seat) -> bool``: whether ``seat`` is out of the game in a determinization
+  and, as the rollout policy plays, stays out (it has lost), so that a search with a rollout
+  depth stops a line once its own seat is out and scores it -1;
 * ``explain(view, legal, action) -> str | None``: why ``choose`` picked ``action``, in a short
   phrase for people (the hints of a "First game", `intrigue.bots.advice`);
 * ``SEARCH``: a dict of the game's default search settings (``depth``, ``bias``, ``epsilon``).
@@ -42,6 +45,7 @@ RolloutPolicy = Callable[[State, int, list[Action], Any], Action]
 Shortlist = Callable[[State, int, list[Action], Any], list[Action]]
 Resampler = Callable[[State, int, Any], Callable[[Any], State]]
 Evaluator = Callable[[State], Sequence[float]]
+Beaten = Callable[[State, int], bool]
 _policies: dict[str, Policy] = {}
 _hooks: dict[str, SearchHooks] = {}
 
@@ -80,6 +84,7 @@ class SearchHooks:
     settings: dict[str, Any] = field(default_factory=dict)
     shortlist: Shortlist | None = None
     resample: Resampler | None = None
+    beaten: Beaten | None = None
 
 
 def _view_policy(choose: Policy) -> RolloutPolicy:
@@ -106,6 +111,7 @@ def search_hooks(game_id: str) -> SearchHooks:
                 dict(getattr(module, "SEARCH", {})),
                 getattr(module, "shortlist", None),
                 getattr(module, "resample", None),
+                getattr(module, "beaten", None),
             )
     return _hooks[game_id]
 

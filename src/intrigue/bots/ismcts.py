@@ -19,6 +19,9 @@ module (`intrigue.bots.heuristic.search_hooks`), all optional:
   end (and with ``opponents=policy`` the descent plays at most ``STRETCH`` depths of other
   seats' moves in a row before the rollout takes over: a seat out of the game has no decision
   left to stop it);
+* a **beaten** test ``beaten(state, seat)``: with a rollout depth, a line stops, in the descent
+  and in the rollout, as soon as the searching seat is out of the game for good, and scores
+  it lost (-1) there: whatever the others play next cannot change that;
 * **settings** (``SEARCH``): the game's defaults for the parameters below.
 
 Two more parameters shape the search:
@@ -279,6 +282,9 @@ class _Search:
         self.depth = pick("depth", bot.depth, 0) if self.evaluate is not None else 0
         # The most moves of other seats in a row the tree's descent plays (`_select_and_expand`).
         self.stretch = STRETCH * self.depth if self.depth else -1
+        # With a rollout depth, a line stops once our seat is out for good and scores it lost:
+        # playing on could not change our result, only cost time.
+        self.beaten = hooks.beaten if self.depth else None
         self.bias = pick("bias", bot.bias, 0.0) if guided else 0.0
         opponents = pick("opponents", bot.opponents, "tree")
         self.margin = pick("margin", bot.margin, 0.0) if guided else 0.0
@@ -380,10 +386,10 @@ class _Search:
             if mover != self.seat and self.modelled:
                 # Other seats decide by the rollout policy from what they know in this sample;
                 # the tree holds our own decisions only.
-                if theirs == self.stretch:
-                    # Our seat has had no decision for longer than a rollout's horizon (in a
-                    # four-player ball: conquered, the others playing on to the end); the
-                    # rollout goes on from here instead of the whole rest of the game.
+                if theirs == self.stretch or self._out(state):
+                    # Our seat has had no decision for longer than a rollout's horizon, or is
+                    # out of the game (a four-player ball: conquered, the others playing on to
+                    # the end); the rollout goes on from here instead of the rest of the game.
                     return path
                 self._play(state, mover)
                 theirs += 1
@@ -441,15 +447,23 @@ class _Search:
             action = self.policy(state, mover, legal, rng)
         state.apply(mover, action)
 
+    def _out(self, state: State) -> bool:
+        """Whether our seat is out of the game for good in this line (the `beaten` hook)."""
+        return self.beaten is not None and self.beaten(state, self.seat)
+
     def _rollout(self, state: State) -> tuple[float, ...] | list[float]:
         depth = self.depth or self.limit
         for _ in range(min(depth, self.limit)):
-            if state.is_over:
+            if state.is_over or self._out(state):
                 break
             self._play(state, state.to_move[0])
         outcome = state.outcome
         if outcome is not None:
             return outcome.returns
         if self.evaluate is not None:
-            return self.evaluate(state)
+            values = self.evaluate(state)
+            if self._out(state):
+                values = [*values]
+                values[self.seat] = -1.0  # out for good: lost, whatever the evaluation reads
+            return values
         return (0.0,) * state.players

@@ -750,4 +750,22 @@ def features(state: Any, seat: int) -> list[float]:
     return seat_features(state)[seat]
 
 
-evaluate = every_seat_evaluation(WEIGHTS, seat_features)
+_evaluate_strengths = every_seat_evaluation(WEIGHTS, seat_features)
+
+
+def beaten(state: Any, seat: int) -> bool:
+    """Whether ``seat`` is out of the ball: it controls no courtroom (MB-29). Only a
+    conqueror's `liberate` (MB-28) would bring it back, which the policy never plays."""
+    return seat not in state.ctrl
+
+
+def evaluate(state: Any) -> list[float]:
+    """Every seat's chance to win from a determinization, in [-1, 1]: the strengths'
+    evaluation, but -1 for a seat out of the ball (`beaten`: with three or four players it has
+    lost, MB-29, MB-54, whatever the others hold)."""
+    values = _evaluate_strengths(state)
+    ctrl = state.ctrl
+    for seat in range(state.players):
+        if seat not in ctrl:
+            values[seat] = -1.0
+    return values
