@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
@@ -176,22 +176,10 @@ async def _serve_client(
 ) -> None:
     """Sync the client (first giving it its new ``credential`` if it claimed the seat), then
     read its messages until it leaves."""
-
-    async def send(message: dict[str, Any]) -> None:
-        await websocket.send_text(encode(message))
-
-    client = Client(send, seat, settings, patches, _direct(websocket))
+    client = Client(_sender(websocket), seat, settings, patches, _direct(websocket))
     if seat is not None and token is not None:
         client.token_hash = hash_token(token)
-
-    async def deliver() -> None:
-        await client.pump()
-        if client.dropped:
-            await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
-        elif client.revoked:  # its seat was given up: the link opens nothing any more
-            await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
-
-    pump = asyncio.create_task(deliver())
+    pump = asyncio.create_task(_deliver(client, websocket))
     credential, lists = claimed
     describe_device(client, websocket.headers.get("user-agent", ""), lists)
     if credential is not None:
@@ -211,6 +199,27 @@ async def _serve_client(
         tell_devices(table, seat, fewer=True)
         with contextlib.suppress(Exception):
             await pump
+
+
+# The client's sender and pump are made outside `_serve_client`: a function nested in it would
+# hold all of its variables (compiled, its closure is one record), the client among them, and
+# the client holds its sender: a cycle that keeps the table alive until a full collection.
+def _sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """What sends a message through ``websocket`` (the client's outbox, when not direct)."""
+
+    async def send(message: dict[str, Any]) -> None:
+        await websocket.send_text(encode(message))
+
+    return send
+
+
+async def _deliver(client: Client, websocket: WebSocket) -> None:
+    """Pump ``client``'s outbox; close the socket of a client dropped or whose seat went."""
+    await client.pump()
+    if client.dropped:
+        await websocket.close(code=CLOSE_TOO_SLOW, reason="messages were not read")
+    elif client.revoked:  # its seat was given up: the link opens nothing any more
+        await websocket.close(code=CLOSE_BAD_TOKEN, reason="this seat link was given up")
 
 
 def _direct(websocket: WebSocket) -> Callable[[dict[str, Any]], bool] | None:
