@@ -17,7 +17,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 # override it, e.g. `make test TORCH=torch`.
 TORCH    ?= torch==2.13.0
 
-.PHONY: serve test lint bench clean venv chromium axe
+.PHONY: serve test lint bench clean venv chromium axe compiled
 
 venv: $(STAMP)
 
@@ -30,17 +30,28 @@ $(STAMP): pyproject.toml
 
 $(SERVE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	test -f $(STAMP) || $(BIN)/python -m pip install --quiet -e '.[server]'
+	test -f $(STAMP) || $(BIN)/python -m pip install --quiet -e '.[server,compile]'
 	touch $(SERVE_STAMP)
+
+# The modules a move and a search run, compiled with Cython (src/intrigue/compiled.py): rebuilt
+# when a source changes. Without Cython or a C compiler the sources run as they are.
+COMPILED := src/intrigue/_compiled.json
+COMPILED_SOURCES := $(shell find src/intrigue/engine src/intrigue/games src/intrigue/bots \
+  src/intrigue/server/tables src/intrigue/server/transport src/intrigue/server/storage \
+  -name '*.py' -not -path '*/migrations/*')
+compiled: $(COMPILED)
+$(COMPILED): $(COMPILED_SOURCES) | $(SERVE_STAMP)
+	$(BIN)/python -m intrigue.compiling || \
+	  echo "warning: could not compile; the sources run as they are (slower)"
 
 ## The web server on the embedded default database (SQLite file intrigue.sqlite3); it prints
 ## its address. `make serve PORT=9000 HOST=0.0.0.0` for another address.
 ## Terminal play: .venv/bin/intrigue play masquerade-murder
-serve: $(SERVE_STAMP)
+serve: $(SERVE_STAMP) compiled
 	$(BIN)/intrigue serve --host $(HOST) --port $(PORT)
 
 ## Lint, then run every test.
-test: $(STAMP) lint chromium axe
+test: $(STAMP) lint chromium axe compiled
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## Install Debian's chromium when it is missing; if that is impossible the browser test skips.
@@ -64,4 +75,5 @@ bench: $(STAMP)
 	$(BIN)/python bench/playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	find src/intrigue -name '*.so' -delete
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/intrigue/_compiled.json

@@ -7,8 +7,14 @@
 [0, 1, 2, 3, 4]
 """
 
-from . import games
-from .engine import (
+from .compiled import use_matching_builds
+
+# Before any other module of the package: a compiled module is imported only while it matches
+# its source (`intrigue.compiled`).
+use_matching_builds()
+
+from . import games  # noqa: E402
+from .engine import (  # noqa: E402
     Action,
     Game,
     IllegalAction,
@@ -21,7 +27,7 @@ from .engine import (
     register_lazy,
     replay,
 )
-from .games import BUILTIN_GAMES
+from .games import BUILTIN_GAMES  # noqa: E402
 
 for _game_id, _target in BUILTIN_GAMES.items():
     register_lazy(_game_id, _target)
