@@ -389,7 +389,7 @@ class _Search:
                 if theirs == self.stretch or self._out(state):
                     # Our seat has had no decision for longer than a rollout's horizon, or is
                     # out of the game (a four-player ball: conquered, the others playing on to
-                    # the end); the rollout goes on from here instead of the rest of the game.
+                    # the end); the rollout takes over from here (and stops at once if out).
                     return path
                 self._play(state, mover)
                 theirs += 1
