@@ -135,3 +135,28 @@ def test_pure_python_is_one_variable_away() -> None:
     )
     assert out.stdout.strip().endswith(os.path.join("engine", "game.py"))
     assert intrigue.load("masquerade-murder").new(5, seed=1).to_move
+
+
+def test_a_server_operator_reads_whether_the_modules_run_compiled(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`compiled.summary`, printed by `intrigue serve` under its address: how many modules
+    run compiled, how many changed since the build, or that the sources run and why."""
+    for folder in compiled.COMPILED:
+        (package / folder).mkdir(parents=True, exist_ok=True)
+    first, second = package / "engine" / "a.py", package / "games" / "b.py"
+    first.write_text("A = 1\n")
+    second.write_text("B = 2\n")
+    manifest = package / "_compiled.json"
+    monkeypatch.delenv(compiled.PURE_VARIABLE, raising=False)
+
+    def built(*sources: Path) -> str:
+        digests = {module_name(s, package): digest(s) for s in sources}
+        manifest.write_text(json.dumps(digests))
+        return compiled.summary(package, manifest)
+
+    assert built().startswith("running the Python sources (make compiled builds them")
+    assert built(first, second) == "2 modules compiled"
+    assert built(first) == "1 of 2 modules compiled (1 changed since: make compiled)"
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "1")
+    assert built(first, second) == "running the Python sources (INTRIGUE_PURE_PYTHON is set)"

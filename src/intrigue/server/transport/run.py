@@ -14,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import uvicorn
 from sqlalchemy.engine import make_url
 
+from ... import compiled
 from ..config import (
     BOT_DELAY_ENV,
     BUS_SECRET_ENV,
@@ -75,6 +76,7 @@ def serve(
     shown_host = f"[{host}]" if ":" in host else host
     bus = f", redis {_hide_password(settings.redis_url)}" if settings.redis_url else ""
     print(f"intrigue: serving on http://{shown_host}:{port}/  (database {shown}{bus})", flush=True)
+    print(f"intrigue: {compiled.summary()}", flush=True)
     if workers > 1:
         return serve_workers(settings, host, port, workers, log_level)
     server = uvicorn.Server(uvicorn_config(settings, host, port, log_level))
