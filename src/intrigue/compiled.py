@@ -134,7 +134,7 @@ def summary(directory: Path = PACKAGE_DIR, manifest: Path = MANIFEST) -> str:
     found = sources(directory)
     matching = sum(built.get(module_name(source, directory)) == digest(source) for source in found)
     if matching == 0:
-        return f"running the Python sources ({HINT} builds them: a quarter less CPU a move)"
+        return f"running the Python sources ({HINT} builds them, for speed)"
     if matching < len(found):
         changed = len(found) - matching
         return f"{matching} of {len(found)} modules compiled ({changed} changed since: {HINT})"
