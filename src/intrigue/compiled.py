@@ -106,16 +106,25 @@ class MatchingBuilds(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+def built_digests(manifest: Path = MANIFEST) -> dict[str, str]:
+    """The digest of each module's source when it was built (none: nothing built)."""
+    try:
+        return json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def pure_python() -> bool:
+    """Whether ``INTRIGUE_PURE_PYTHON`` asks for every module's source."""
+    return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
 def use_matching_builds() -> None:
     """Install the finder for intrigue's modules (once), reading the digests of the builds."""
     if any(isinstance(finder, MatchingBuilds) for finder in sys.meta_path):
         return
-    try:
-        digests = json.loads(MANIFEST.read_text())
-    except (OSError, ValueError):
-        digests = {}
-    pure = os.environ.get(PURE_VARIABLE, "") not in ("", "0")
-    sys.meta_path.insert(0, MatchingBuilds(PACKAGE, PACKAGE_DIR, digests, pure))
+    finder = MatchingBuilds(PACKAGE, PACKAGE_DIR, built_digests(), pure_python())
+    sys.meta_path.insert(0, finder)
 
 
 def is_compiled(module: ModuleType) -> bool:
@@ -125,12 +134,9 @@ def is_compiled(module: ModuleType) -> bool:
 
 def summary(directory: Path = PACKAGE_DIR, manifest: Path = MANIFEST) -> str:
     """One line for a server's operator: whether the compiled modules are in use."""
-    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    if pure_python():
         return f"running the Python sources ({PURE_VARIABLE} is set)"
-    try:
-        built = json.loads(manifest.read_text())
-    except (OSError, ValueError):
-        built = {}
+    built = built_digests(manifest)
     found = sources(directory)
     matching = sum(built.get(module_name(source, directory)) == digest(source) for source in found)
     if matching == 0:

@@ -102,7 +102,7 @@ def test_what_is_compiled_is_what_the_makefile_rebuilds_on() -> None:
     assert "intrigue.server.transport.worker" not in names
 
 
-BUILT = compiled.MANIFEST.exists() and not os.environ.get(compiled.PURE_VARIABLE)
+BUILT = bool(compiled.built_digests()) and not compiled.pure_python()
 
 
 @pytest.mark.skipif(not BUILT, reason="no build (make compiled), or pure Python asked for")
@@ -110,7 +110,7 @@ def test_after_a_build_the_modules_of_a_move_and_a_search_run_compiled() -> None
     """As `make test` leaves the checkout: every compiled module that is loaded came from its
     build if its source is the one built (in a fresh checkout, all: the engine, a game, the
     search and the server's table among them), from its source if that was edited since."""
-    built = json.loads(compiled.MANIFEST.read_text())
+    built = compiled.built_digests()
     for name in (
         "intrigue.engine.game",
         "intrigue.games.masquerade_ball.rules",

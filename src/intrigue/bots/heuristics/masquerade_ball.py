@@ -764,8 +764,7 @@ def evaluate(state: Any) -> list[float]:
     evaluation, but -1 for a seat out of the ball (`beaten`: with three or four players it has
     lost, MB-29, MB-54, whatever the others hold)."""
     values = _evaluate_strengths(state)
-    ctrl = state.ctrl
     for seat in range(state.players):
-        if seat not in ctrl:
+        if beaten(state, seat):
             values[seat] = -1.0
     return values
