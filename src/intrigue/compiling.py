@@ -67,6 +67,8 @@ def build(jobs: int = 2) -> int:
                 str(jobs),
                 "--build-temp",
                 str(BUILD_DIR / "temp"),
+                "--build-lib",  # else setuptools leaves a copy of every build in src/build
+                str(BUILD_DIR / "lib"),
             ],
         )
     finally:
@@ -87,6 +89,7 @@ def clean() -> int:
     MANIFEST.unlink(missing_ok=True)
     shutil.rmtree(BUILD_DIR / "cython", ignore_errors=True)
     shutil.rmtree(BUILD_DIR / "temp", ignore_errors=True)
+    shutil.rmtree(BUILD_DIR / "lib", ignore_errors=True)
     return removed
 
 
