@@ -6,6 +6,7 @@
     .venv/bin/python bench/load.py --db postgresql://127.0.0.1/intrigue_load  # its own database
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000   # a server already running
     .venv/bin/python bench/load.py --abuse               # quiet run, then the same under attack
+    .venv/bin/python bench/load.py --perf 8              # where the server's CPU goes (Linux perf)
     .venv/bin/python bench/load.py --processes 2 --runs 3 --against /tmp/old/src   # pairs
 
 Unless ``--url`` is given, the benchmark starts the server itself (``uvicorn`` in a child
@@ -62,6 +63,7 @@ import multiprocessing
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,6 +81,7 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
+import server_profile  # bench/server_profile.py
 from abuse import Attack, run_attack  # bench/abuse.py, beside this script
 
 try:  # the generator's own parsing should cost as little as possible
@@ -609,10 +612,15 @@ def run_generator(plan: Plan) -> dict[str, Any]:
 
 
 def measure(
-    args: argparse.Namespace, base: str, server_pid: int | None, attacked: bool = False
+    args: argparse.Namespace,
+    base: str,
+    server_pid: int | None,
+    attacked: bool = False,
+    profile: Path | None = None,
 ) -> tuple[dict[str, Any], tuple[float, float]]:
     """The run's figures, and when it was measured (``time.monotonic``: the warm-up is left
-    out)."""
+    out); ``profile``: where ``perf record`` writes ``--perf`` seconds of the server's stacks
+    from the end of the warm-up on."""
     tables = max(1, args.clients // SEATS)
     processes = max(1, min(args.processes, tables))
     start = time.monotonic() + 1.0  # time to start the generator processes
@@ -645,7 +653,12 @@ def measure(
         threads0 = thread_figures(server_pid) if server_pid else None
         waited0 = waited_for_cpu(server_pid) if server_pid else None
         wall0 = time.monotonic()
+        recording = None
+        if profile is not None and server_pid:
+            recording = server_profile.record(server_pid, args.perf, profile)
         tallies = pending.get()
+        if recording is not None:
+            recording.wait()
         wall = time.monotonic() - wall0
         server_cpu = cpu_seconds(server_pid) - cpu0 if server_pid and cpu0 is not None else None
         waited1 = waited_for_cpu(server_pid) if server_pid else None
@@ -743,8 +756,16 @@ def report(result: dict[str, Any]) -> str:
             f"waited {result.get('server_waited_for_cpu_seconds', '-')} s for a CPU",
             *collector_line(result.get("collector")),
             *census_line(result.get("census")),
+            *profile_lines(result.get("profile"), per_move),
         ]
     )
+
+
+def profile_lines(shares: dict[str, float] | None, cpu_ms_per_move: float | None) -> list[str]:
+    """With ``--perf``: where the server's CPU went, a part a line."""
+    if not shares:
+        return []
+    return ["where the server's CPU went (perf):", server_profile.table(shares, cpu_ms_per_move)]
 
 
 def threads_line(threads: dict[str, dict[str, float]] | None) -> list[str]:
@@ -810,11 +831,14 @@ def run_once(
             proc = start_server(args.db, port, Path(tmp), limits, census_after, src)
             base, server_pid = f"http://127.0.0.1:{port}", proc.pid
         try:
-            result, window = measure(args, base.rstrip("/"), server_pid, attacked)
+            profile = Path(tmp) / "perf.data" if args.perf else None
+            result, window = measure(args, base.rstrip("/"), server_pid, attacked, profile)
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.wait(30)
+        if profile is not None and profile.exists():
+            result["profile"] = server_profile.split(server_profile.script(profile))
         if proc is not None and result["errors"]:
             result["server_log"] = server_complaints(Path(tmp) / "server.log")
         if proc is not None:
@@ -919,6 +943,13 @@ def main() -> int:
         metavar="SRC",
         help="alternate the runs with a server running the intrigue package in SRC",
     )
+    parser.add_argument(
+        "--perf",
+        type=float,
+        metavar="SECONDS",
+        help="profile the server with Linux perf for SECONDS after the warm-up and report "
+        "where its CPU went, part by part (bench/server_profile.py)",
+    )
     parser.add_argument("--abuse", action="store_true", help="a quiet run, then under attack")
     parser.add_argument("--trickle", type=int, default=1100, help="--abuse: trickling requests")
     parser.add_argument("--deaf", type=int, default=2000, help="--abuse: spectators not reading")
@@ -930,6 +961,8 @@ def main() -> int:
         parser.error("--against starts servers of its own: not with --url or --abuse")
     if args.against and not (Path(args.against) / "intrigue" / "__init__.py").is_file():
         parser.error(f"--against {args.against}: no intrigue package there")
+    if args.perf and shutil.which("perf") is None:
+        parser.error("--perf needs Linux perf (Debian's package linux-perf)")
     if args.runs > 1 or args.against:
         results = series(args)
         print(json.dumps(results, indent=2) if args.json else series_report(results))

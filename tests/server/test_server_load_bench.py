@@ -97,3 +97,38 @@ def test_the_medians_of_a_series_of_runs() -> None:
     assert load.run_line("this 1", runs[0]) == (
         "this 1     moves/s 3000  p99 ms 40.0  server CPU ms/move 0.31  event loop ms/move 0.28"
     )
+
+
+# Three samples of `perf script -F tid,ip,sym` (leaf first): the loop's thread is the busiest.
+PERF_SCRIPT = """\
+ 100
+\t     a1 tcp_sendmsg
+\t     b2 __pyx_pw_6uvloop_4loop_8UVStream_5write
+\t     c3 __pyx_pw_8intrigue_6server_9transport_8protocol_15encode_bytes
+\t     d4 __pyx_pw_8intrigue_6server_6tables_8messages_9game_message
+ 100
+\t     a1 _PyDict_Next
+\t     b2 __pyx_pw_8intrigue_6server_6tables_8messages_11view_patch
+\t     d4 __pyx_pw_8intrigue_6server_6tables_8messages_9game_message
+ 100
+\t     e5 uv__run_idle
+ 101
+\t     f6 sqlite3VdbeExec
+"""
+
+
+def test_a_server_profile_counts_each_sample_once_in_its_most_specific_part() -> None:
+    """A socket write inside an encoding inside a message is a write; a patch inside a message
+    is the patch; the other thread is the writer's; a sample in none of the parts is the rest."""
+    import server_profile
+
+    shares = server_profile.split(PERF_SCRIPT)
+    named = {name: share for name, share in shares.items() if share}
+    assert named == {
+        "socket writes (the kernel's sending, and delivering on the loopback)": 0.25,
+        "the view patch": 0.25,
+        server_profile.OTHER: 0.25,
+        server_profile.WRITER: 0.25,
+    }
+    assert sum(shares.values()) == 1.0
+    assert "| the view patch | 25.0% | 100 |" in server_profile.table(shares, 0.4)
