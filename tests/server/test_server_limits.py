@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import subprocess
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -290,3 +292,23 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+# A worker's first act, run as a process of its own whose parent is the test's process.
+WORKER_START = """
+import sys
+from intrigue.server.tables.botpool import _die_with_parent
+_die_with_parent(int(sys.argv[1]))
+print("working")
+"""
+
+
+def test_a_bot_worker_whose_server_died_while_it_started_exits_at_once():
+    """A worker started for a server that is no longer its parent (the server died while the
+    worker was starting, and the orphan was adopted) exits instead of waiting for jobs that
+    never come; one whose server is alive goes on."""
+    run = [sys.executable, "-c", WORKER_START]
+    orphan = subprocess.run([*run, str(os.getpid() + 1_000_000)], capture_output=True, text=True)
+    assert orphan.returncode == 0 and "working" not in orphan.stdout
+    served = subprocess.run([*run, str(os.getpid())], capture_output=True, text=True)
+    assert served.returncode == 0 and served.stdout.strip() == "working", served.stderr

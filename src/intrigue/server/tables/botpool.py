@@ -137,6 +137,7 @@ class BotPool:
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_warm,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
@@ -145,29 +146,30 @@ def _is_cheap(bot: Bot) -> bool:
     return isinstance(bot, RandomBot)
 
 
-def _warm() -> None:
-    """A worker's start: import the games now rather than during its first decision, and
-    watch the server: a worker whose server died (even by SIGKILL, when no shutdown runs)
-    exits rather than linger."""
+def _warm(server: int) -> None:
+    """A worker's start: watch the server (pid ``server``): a worker whose server died (even by
+    SIGKILL, when no shutdown runs) exits rather than linger; and import the games now rather
+    than during its first decision."""
+    _die_with_parent(server)
     import intrigue
-
-    _die_with_parent()
 
     for info in intrigue.games():
         intrigue.load(info["id"])
     make_bot(CHEAP)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to end this worker when the server that spawned it dies (``prctl``'s
-    PR_SET_PDEATHSIG; workers are spawned from the event loop's thread, which lives as long as
-    the server). Elsewhere a dead server's idle workers linger until their pipe closes."""
+def _die_with_parent(server: int) -> None:
+    """Ask Linux to end this worker when the server that spawned it, pid ``server``, dies
+    (``prctl``'s PR_SET_PDEATHSIG; workers are spawned from the event loop's thread, which
+    lives as long as the server), and exit at once if it has died already: a server killed
+    while the worker was starting (re-importing the server's main module takes a while) left
+    it orphaned before it could ask, and an idle worker holds both ends of its job queue's
+    pipe, so it would wait for a job forever. Elsewhere a dead server's idle workers linger."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        parent = os.getppid()
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:  # it died before the request was made
-            os._exit(0)
+    if os.getppid() != server:  # it died before the request was made
+        os._exit(0)
 
 
 def worker_modules() -> list[str]:
