@@ -763,8 +763,10 @@ def report(result: dict[str, Any]) -> str:
 
 def profile_lines(shares: dict[str, float] | None, cpu_ms_per_move: float | None) -> list[str]:
     """With ``--perf``: where the server's CPU went, a part a line."""
-    if not shares:
+    if shares is None:
         return []
+    if not shares:
+        return ["perf recorded nothing (see /proc/sys/kernel/perf_event_paranoid)"]
     return ["where the server's CPU went (perf):", server_profile.table(shares, cpu_ms_per_move)]
 
 
@@ -837,8 +839,9 @@ def run_once(
             if proc is not None:
                 proc.terminate()
                 proc.wait(30)
-        if profile is not None and profile.exists():
-            result["profile"] = server_profile.split(server_profile.script(profile))
+        if profile is not None:  # empty if perf could not record (perf_event_paranoid?)
+            found = profile.exists() and server_profile.script(profile)
+            result["profile"] = server_profile.split(found) if found else {}
         if proc is not None and result["errors"]:
             result["server_log"] = server_complaints(Path(tmp) / "server.log")
         if proc is not None:

@@ -99,7 +99,7 @@ def test_the_medians_of_a_series_of_runs() -> None:
     )
 
 
-# Three samples of `perf script -F tid,ip,sym` (leaf first): the loop's thread is the busiest.
+# Four samples of `perf script -F tid,ip,sym` (leaf first): the loop's thread is the busiest.
 PERF_SCRIPT = """\
  100
 \t     a1 tcp_sendmsg
@@ -118,8 +118,9 @@ PERF_SCRIPT = """\
 
 
 def test_a_server_profile_counts_each_sample_once_in_its_most_specific_part() -> None:
-    """A socket write inside an encoding inside a message is a write; a patch inside a message
-    is the patch; the other thread is the writer's; a sample in none of the parts is the rest."""
+    """A sample whose stack holds a socket write, an encoding and a message is a write; one
+    with a patch inside a message is the patch; the other thread's are the writer's; one in
+    none of the parts is the rest."""
     import server_profile
 
     shares = server_profile.split(PERF_SCRIPT)
