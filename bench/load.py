@@ -896,11 +896,20 @@ def series(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
 
 
 def series_report(results: dict[str, list[dict[str, Any]]]) -> str:
-    """The medians of each code's runs, side by side."""
+    """The medians of each code's runs, side by side; with ``--perf``, where each code's
+    server CPU went (the mean share of each part over its runs)."""
     lines = ["medians:"]
     for label, runs in results.items():
         figures = "  ".join(f"{name} {value}" for name, value in medians(runs).items())
         lines.append(f"{label:10} {figures}  ({len(runs)} runs)")
+    columns = {
+        label: (server_profile.mean(splits), medians(runs)["server CPU ms/move"])
+        for label, runs in results.items()
+        if (splits := [r["profile"] for r in runs if r.get("profile")])
+    }
+    if columns:
+        lines += ["where the server's CPU went (perf, mean of the runs):"]
+        lines.append(server_profile.side_by_side(columns))
     return "\n".join(lines)
 
 

@@ -109,6 +109,30 @@ def table(shares: dict[str, float], cpu_ms_per_move: float | None = None) -> str
     return "\n".join(lines)
 
 
+def mean(splits: list[dict[str, float]]) -> dict[str, float]:
+    """The mean share of each part over several runs' splits (a part a run lacks counts 0)."""
+    names = list(dict.fromkeys(name for shares in splits for name in shares))
+    return {name: sum(s.get(name, 0.0) for s in splits) / len(splits) for name in names}
+
+
+def side_by_side(columns: dict[str, tuple[dict[str, float], float | None]]) -> str:
+    """Several codes' splits as one Markdown table: a column a code (its label), each cell the
+    share and, when the code's CPU a move is known, the microseconds a move."""
+    labels = list(columns)
+    names = list(dict.fromkeys(name for shares, _ in columns.values() for name in shares))
+    lines = ["| part | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    for name in names:
+        cells = []
+        for shares, cpu_ms_per_move in columns.values():
+            share = shares.get(name, 0.0)
+            cell = f"{100 * share:.1f}%"
+            if cpu_ms_per_move:
+                cell += f" ({1000 * cpu_ms_per_move * share:.0f} µs)"
+            cells.append(cell)
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("stacks", type=Path, help="the output of perf script -F tid,ip,sym")

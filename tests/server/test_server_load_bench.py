@@ -133,3 +133,18 @@ def test_a_server_profile_counts_each_sample_once_in_its_most_specific_part() ->
     }
     assert sum(shares.values()) == 1.0
     assert "| the view patch | 25.0% | 100 |" in server_profile.table(shares, 0.4)
+
+
+def test_a_series_with_profiles_reports_each_codes_mean_split_side_by_side() -> None:
+    """With ``--perf`` a series ends with each code's mean share of every part over its runs,
+    in microseconds a move at that code's median CPU a move."""
+    this = [run_result(3000, 40.0, 0.4, 0.3), run_result(3000, 40.0, 0.4, 0.3)]
+    this[0]["profile"] = {"the view patch": 0.2, "garbage collector": 0.8}
+    this[1]["profile"] = {"the view patch": 0.4, "garbage collector": 0.6}
+    against = [run_result(2000, 50.0, 0.5, 0.4)]  # a run perf could not record
+    against[0]["profile"] = {}
+    report = load.series_report({"this": this, "against": against})
+    assert "| part | this |" in report  # no column for a code without a profile
+    assert "| the view patch | 30.0% (120 µs) |" in report
+    assert "| garbage collector | 70.0% (280 µs) |" in report
+    assert "where the server's CPU went" not in load.series_report({"against": against})
