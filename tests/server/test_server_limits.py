@@ -312,3 +312,27 @@ def test_a_bot_worker_whose_server_died_while_it_started_exits_at_once():
     assert orphan.returncode == 0 and "working" not in orphan.stdout
     served = subprocess.run([*run, str(os.getpid())], capture_output=True, text=True)
     assert served.returncode == 0 and served.stdout.strip() == "working", served.stderr
+
+
+# A server that dies (as by SIGKILL: no shutdown) moments after its bot pool began to spawn a
+# worker, which is then still importing; it prints the worker's pid first.
+SERVER_DYING_WHILE_ITS_WORKER_STARTS = """
+import os, sys, time
+from intrigue.server.tables.botpool import BotPool
+pool = BotPool(processes=1, budget=0)._pool()
+pool.submit(os.getpid)
+print(*pool._processes, flush=True)
+time.sleep(float(sys.argv[1]))
+os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.02, 0.05, 0.1])
+def test_a_server_killed_while_its_bot_worker_starts_leaves_no_worker_behind(delay):
+    """The worker, adopted by another process before it could ask to die with its server,
+    sees that its server is gone and exits (before: an orphan waiting for work forever)."""
+    run = [sys.executable, "-c", SERVER_DYING_WHILE_ITS_WORKER_STARTS, str(delay)]
+    server = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    workers = [int(pid) for pid in server.stdout.split()]
+    assert len(workers) == 1, server.stderr
+    wait_until(lambda: not any(alive(pid) for pid in workers), "the worker to exit", 30)
