@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time as pytime
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,7 +24,7 @@ import intrigue
 from intrigue.engine import Record
 from intrigue.server.config import Settings
 from intrigue.server.storage.db import ActionRow, SeatRow, Store
-from intrigue.server.timesource import FakeTime
+from intrigue.server.timesource import FakeTime, SystemTime
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 LEAVE = 120.0  # seconds a seat may stay away in these tests
@@ -389,6 +390,30 @@ def test_the_time_control_is_stored_and_shown(clocked):
     assert stored.settings["clock_bot"] == "medium"
     plain = create_table(clocked.url, seats=["human"] * 5)
     assert plain["clock"] == {"mode": "none", "bot": "medium"} and plain["deadlines"] == []
+
+
+def test_every_message_states_the_servers_time_to_the_millisecond(clocked, time, players):
+    table = new_table(clocked, ["human", "easy", "easy", "easy", "easy"])
+    player = join(clocked, players, table["id"], table["links"][0]["token"])
+    assert player.latest is not None
+    assert player.latest["table"]["now"] == "2030-01-01T12:00:00.000+00:00"
+    time.advance(1.2345678)
+    again = join(clocked, players, table["id"], table["links"][0]["token"])  # a new sync
+    assert again.latest is not None
+    assert again.latest["table"]["now"] == "2030-01-01T12:00:01.234+00:00"
+
+
+def test_the_wall_clocks_stamp_is_the_current_millisecond():
+    wall = SystemTime()
+    wall.stamp()  # a stamp kept from an earlier millisecond must not be given again
+    pytime.sleep(0.003)
+    before = datetime.now(UTC)
+    text = wall.stamp()
+    after = datetime.now(UTC)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", text), text
+    stamped = datetime.fromisoformat(text)
+    assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= stamped <= after
+    assert wall.stamp() >= text  # the same millisecond's text, or a later one
 
 
 # -- the table page -----------------------------------------------------------------------------

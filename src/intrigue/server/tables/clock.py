@@ -200,6 +200,9 @@ class TableClock:
         self.leave_timeout = table.settings.leave_timeout
         self.control = record.settings.get("clock") or {"mode": "none"}
         self.level = record.settings.get("clock_bot") or DEFAULT_LEVEL
+        # The status's time control, built once: both parts are fixed when the table is made
+        # (every message shares this dict and only reads it).
+        self._shown_control = {**self.control, "bot": self.level}
         self.limit = limit_of(self.control)
         self.per_turn = self.control.get("mode") == "turn"
         self.humans = sorted(s.seat for s in record.seats if s.kind == HUMAN)
@@ -245,15 +248,19 @@ class TableClock:
             return None
         return None if seat in self.standins else start + self.limit
 
-    def status(self) -> dict[str, Any]:
-        """The table's public clock and seat status (no secret: who is connected, deadlines)."""
+    def _deadlines(self) -> list[dict[str, Any]]:
+        """The deadlines of the seats to move (`status`)."""
         state = self.table.state
         to_move = () if state.is_over else state.to_move
         deadlines = [(s, self.deadline(s)) for s in to_move]
+        return [{"seat": s, "at": d.isoformat()} for s, d in deadlines if d]
+
+    def status(self) -> dict[str, Any]:
+        """The table's public clock and seat status (no secret: who is connected, deadlines)."""
         return {
-            "clock": {**self.control, "bot": self.level},
-            "now": self.time.now().isoformat(),
-            "deadlines": [{"seat": s, "at": d.isoformat()} for s, d in deadlines if d],
+            "clock": self._shown_control,
+            "now": self.time.stamp(),
+            "deadlines": self._deadlines() if self.limit is not None else [],
             "standins": [{"seat": s, "bot": b} for s, b in sorted(self.standins.items())],
             "away": sorted(s for s in self.away if s not in self.standins),
             "votes": [{"seat": s, "by": sorted(v)} for s, v in sorted(self.votes.items()) if v],
