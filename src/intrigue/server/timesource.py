@@ -51,7 +51,9 @@ class SystemTime:
         moment = time.time_ns() // 1_000_000
         stamped = self._stamped
         if stamped[0] != moment:
-            text = datetime.fromtimestamp(moment / 1000, UTC).isoformat(timespec="milliseconds")
+            second, milli = divmod(moment, 1000)  # whole numbers: no float rounding
+            at = datetime.fromtimestamp(second, UTC).replace(microsecond=milli * 1000)
+            text = at.isoformat(timespec="milliseconds")
             self._stamped = stamped = (moment, text)
         return stamped[1]
 
