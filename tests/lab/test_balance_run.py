@@ -2,7 +2,12 @@
 
 import base64
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -13,6 +18,7 @@ from intrigue.engine import Record
 from intrigue.lab.balance import BalanceConfig, ResumeMismatch, run_balance
 from intrigue.lab.facts import first_player, game_facts
 from intrigue.lab.runner import GameTask, play_one, read_rows
+from processes import alive
 
 MM_OPTIONS = {"max_turns": "4"}
 
@@ -256,3 +262,54 @@ def test_rotation_gives_each_bot_every_seat():
     ]
     tasks = config.tasks()
     assert [t.seed for t in tasks] == [11, 12, 13, 14]
+
+
+# A balance run killed mid-game (no clean-up runs, as by SIGKILL): two workers each hold a
+# four-player ball of search bots, minutes of CPU. It prints its workers' pids, then dies.
+RUN_KILLED_MID_GAME = """
+import os, sys, threading, time
+from pathlib import Path
+from intrigue.lab.runner import GameTask, run_tasks
+
+def workers():
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if ppid == os.getpid() and b"spawn_main" in command:
+                found.append(entry.name)
+    return found
+
+def die_mid_game():
+    time.sleep(float(sys.argv[1]))  # the workers have started their balls by then
+    print(*workers(), flush=True)
+    os._exit(0)
+
+threading.Thread(target=die_mid_game, daemon=True).start()
+ball = GameTask("masquerade-ball", "base", 0, 0, 4, ("hard",) * 4, {"max_turns": 600})
+next(run_tasks([ball, GameTask(**{**ball.__dict__, "index": 1, "seed": 1})], workers=2))
+"""
+
+
+def test_a_killed_balance_run_leaves_no_worker_playing_on(tmp_path):
+    """The workers of a lab run end with it even when it is killed without closing its pool
+    (before: each played out the ball it held, minutes of CPU, as an orphan)."""
+    # Files, not pipes: an orphan would hold a pipe open.
+    printed, errors = tmp_path / "workers.txt", tmp_path / "errors.txt"
+    with printed.open("w") as out, errors.open("w") as err:
+        run = [sys.executable, "-c", RUN_KILLED_MID_GAME, "4"]
+        parent = subprocess.run(run, stdout=out, stderr=err, timeout=120)
+    workers = [int(pid) for pid in printed.read_text().split()]
+    try:
+        assert parent.returncode == 0 and len(workers) == 2, errors.read_text()
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in workers):
+            assert time.monotonic() < deadline, "a worker of the killed run is still playing"
+            time.sleep(0.05)
+    finally:
+        for pid in filter(alive, workers):  # a failing run's orphans must not play on
+            os.kill(pid, signal.SIGKILL)

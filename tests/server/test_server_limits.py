@@ -37,6 +37,7 @@ from intrigue.engine import Rng
 from intrigue.server.config import SERVE_LIMITS, Settings, limits_from_environment
 from intrigue.server.tables.botpool import BotPool, worker_modules
 from intrigue.server.tables.connection import RateLimiter
+from processes import alive
 
 BOTS = ["easy"] * 5
 HUMANS = ["human"] * 5
@@ -286,19 +287,11 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 # A worker's first act, run as a process of its own whose parent is the test's process.
 WORKER_START = """
 import sys
-from intrigue.server.tables.botpool import _die_with_parent
-_die_with_parent(int(sys.argv[1]))
+from intrigue.workers import die_with_parent
+die_with_parent(int(sys.argv[1]))
 print("working")
 """
 

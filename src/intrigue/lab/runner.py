@@ -21,6 +21,7 @@ from typing import Any
 from intrigue.bots import make_bot, register_bot
 from intrigue.bots.match import bot_move
 from intrigue.engine import Rng, State, load
+from intrigue.workers import die_with_parent
 
 from .arena import seat_result
 from .evaluation import evaluation_trace
@@ -157,7 +158,14 @@ def _run_processes(tasks: list[GameTask], workers: int) -> Iterator[dict[str, An
     # Keep a bounded number of games in flight, so a huge run holds few futures in memory.
     limit = workers * 4
     queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    # Workers end with this process even when it is killed without closing the pool: an
+    # orphan would play out the game it holds (minutes of CPU for a search bot).
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         try:
             _top_up(pending, queue, limit, lambda t: pool.submit(play_one, t))

@@ -23,12 +23,8 @@ another table's moves from 3 ms to over a second). So decisions run in their own
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
-import ctypes.util
 import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -40,9 +36,9 @@ from intrigue.bots.ismcts import cap_thinking
 from intrigue.bots.match import bot_move
 from intrigue.bots.random_bot import RandomBot
 from intrigue.engine import Action, Rng, State
+from intrigue.workers import die_with_parent
 
 CHEAP = "easy"  # the level a table's bots fall back to once their thinking budget is spent
-PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent dies
 
 
 def think(bot: Bot, state: State, seat: int, rng: Rng) -> tuple[Action, Rng, float, int]:
@@ -150,26 +146,12 @@ def _warm(server: int) -> None:
     """A worker's start: watch the server (pid ``server``): a worker whose server died (even by
     SIGKILL, when no shutdown runs) exits rather than linger; and import the games now rather
     than during its first decision."""
-    _die_with_parent(server)
+    die_with_parent(server)
     import intrigue
 
     for info in intrigue.games():
         intrigue.load(info["id"])
     make_bot(CHEAP)
-
-
-def _die_with_parent(server: int) -> None:
-    """Ask Linux to end this worker when the server that spawned it, pid ``server``, dies
-    (``prctl``'s PR_SET_PDEATHSIG; workers are spawned from the event loop's thread, which
-    lives as long as the server), and exit at once if it has died already: a server killed
-    while the worker was starting (re-importing the server's main module takes a while) left
-    it orphaned before it could ask, and an idle worker holds both ends of its job queue's
-    pipe, so it would wait for a job forever. Elsewhere a dead server's idle workers linger."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != server:  # it died before the request was made
-        os._exit(0)
 
 
 def worker_modules() -> list[str]:
