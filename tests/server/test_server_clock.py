@@ -416,6 +416,23 @@ def test_the_wall_clocks_stamp_is_the_current_millisecond():
     assert wall.stamp() >= text  # the same millisecond's text, or a later one
 
 
+@pytest.mark.parametrize(
+    "milliseconds",
+    [
+        # across a second, a minute, a day and a year: the kept date and time must move on
+        [1_893_455_999_998, 1_893_455_999_999, 1_893_456_000_000, 1_893_456_000_001],
+        [1_764_536_459_999, 1_764_536_460_000, 1_764_536_460_999, 1_764_536_461_000],
+        [5, 999, 1_000, 86_399_999, 86_400_000],
+    ],
+)
+def test_the_wall_clocks_stamp_is_its_instant_in_iso_8601(monkeypatch, milliseconds):
+    wall = SystemTime()
+    for ms in milliseconds:
+        monkeypatch.setattr(pytime, "time_ns", lambda ms=ms: ms * 1_000_000 + 654_321)
+        expected = datetime.fromtimestamp(ms // 1000, UTC).replace(microsecond=ms % 1000 * 1000)
+        assert wall.stamp() == expected.isoformat(timespec="milliseconds")
+
+
 # -- the table page -----------------------------------------------------------------------------
 def test_the_table_page_shows_countdowns_notes_votes_and_reclaim(browser, clocked, time):
     table = new_table(

@@ -39,22 +39,28 @@ class SystemTime:
     passes = True
 
     def __init__(self) -> None:
-        self._stamped = (-1, "")  # (millisecond, its text): replaced at once, never torn
+        # (millisecond, its text) and (second, the text of its date and time up to the
+        # milliseconds): each replaced at once, never torn.
+        self._stamped = (-1, "")
+        self._second = (-1, "")
 
     def now(self) -> datetime:
         return datetime.now(UTC)
 
     def stamp(self) -> str:
-        """`now` in ISO 8601 to the millisecond, formatted once a millisecond: a busy server
-        states the time in every update it sends, and formatting costs more than the rest of
-        the table's status (docs/performance.md)."""
+        """`now` in ISO 8601 to the millisecond, formatted once a millisecond, and its date and
+        time once a second: a busy server states the time in every update it sends, several a
+        millisecond, and formatting a date costs more than the rest of the table's status
+        (docs/performance.md)."""
         moment = time.time_ns() // 1_000_000
         stamped = self._stamped
         if stamped[0] != moment:
             second, milli = divmod(moment, 1000)  # whole numbers: no float rounding
-            at = datetime.fromtimestamp(second, UTC).replace(microsecond=milli * 1000)
-            text = at.isoformat(timespec="milliseconds")
-            self._stamped = stamped = (moment, text)
+            whole = self._second
+            if whole[0] != second:
+                text = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S.")
+                self._second = whole = (second, text)
+            self._stamped = stamped = (moment, f"{whole[1]}{milli:03d}+00:00")
         return stamped[1]
 
     def subscribe(self, wake: Wake) -> None:
