@@ -289,7 +289,8 @@ def test_a_seat_out_of_the_ball_is_beaten_and_evaluated_lost(players: int) -> No
             read = state.log_length
             out |= {e["seat"] for e in news if e["kind"] == "eliminated"}
             values = ball.evaluate(state)
-            strengths = ball._evaluate_strengths(state)
+            stall = ball.stalling(state)
+            strengths = [v - stall * (v + 1.0) for v in ball._evaluate_strengths(state)]
             for seat in range(players):
                 assert ball.beaten(state, seat) == (seat in out)
                 assert values[seat] == (-1.0 if seat in out else strengths[seat])
@@ -299,3 +300,69 @@ def test_a_seat_out_of_the_ball_is_beaten_and_evaluated_lost(players: int) -> No
             action = ball.rollout_policy(state, mover, legal, Rng(rng.getrandbits(64)))
             state.apply(mover, rng.choice(legal) if rng.random() < 0.3 else action)
     assert eliminated_seen > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_state_counts_the_turns_since_an_attack_was_settled(players: int) -> None:
+    """`fought` is the turn count at the end of the last turn whose attacks were settled (a
+    `verdict` announced to everyone), whatever else happened since."""
+    for seed in range(3):
+        state = GAME.new(players, seed=seed, max_turns=300)
+        rng = random.Random(seed)
+        read, fought, settled = 0, 0, 0
+        while not state.is_over:
+            mover = state.to_move[0]
+            legal = state.legal_actions(mover)
+            action = ball.rollout_policy(state, mover, legal, Rng(rng.getrandbits(64)))
+            state.apply(mover, rng.choice(legal) if rng.random() < 0.3 else action)
+            news = [e["kind"] for e in state.events(None, since=read)]
+            read = state.log_length
+            if "verdict" in news:
+                assert "untap" in news  # verdicts come at the end of a turn
+                fought = state.turns
+                settled += 1
+            assert state.fought == fought
+        assert settled > 0
+
+
+def _quiet_ball(players: int, rounds: float) -> BallState:
+    """A ball of ``players`` seats, all still in, whose last attack was ``rounds`` rounds ago."""
+    state = GAME.new(players, seed=3)
+    state.turns = 500
+    state.fought = 500 - round(rounds * players)
+    return state
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_ball_without_attacks_fades_towards_a_loss_for_every_seat(players: int) -> None:
+    """With three or four players, `stalling` is 0 while some attack was settled within
+    `QUIET_ROUNDS` rounds, then grows to 1 at twice as many; the evaluation draws every seat's
+    value that far towards -1, so that lines in which an attack breaks a standoff score above
+    those in which it goes on (docs/games/masquerade-ball.md, *Breaking a standoff*)."""
+    quiet = ball.QUIET_ROUNDS
+    assert ball.stalling(_quiet_ball(players, 0)) == 0.0
+    assert ball.stalling(_quiet_ball(players, quiet)) == 0.0
+    assert ball.stalling(_quiet_ball(players, 1.5 * quiet)) == pytest.approx(0.5, abs=0.05)
+    assert ball.stalling(_quiet_ball(players, 2 * quiet)) == 1.0
+    assert ball.stalling(_quiet_ball(players, 5 * quiet)) == 1.0
+    half = _quiet_ball(players, 1.5 * quiet)
+    stall = ball.stalling(half)
+    fresh = ball._evaluate_strengths(half)
+    assert ball.evaluate(half) == pytest.approx([v - stall * (v + 1) for v in fresh])
+    assert ball.evaluate(_quiet_ball(players, 2 * quiet)) == [-1.0] * players
+
+
+def test_rounds_are_counted_in_turns_of_the_seats_still_in() -> None:
+    """A seat out of the ball takes no turns, so a round of three survivors is three turns."""
+    state = _quiet_ball(4, 0)
+    state.ctrl = [1, 1, 2, 3]  # seat 0 conquered by seat 1
+    state.fought = state.turns - round(3 * 1.5 * ball.QUIET_ROUNDS)
+    assert ball.stalling(state) == pytest.approx(0.5, abs=0.05)  # 0.125 in rounds of four
+
+
+def test_two_player_balls_never_stall() -> None:
+    """With two players the evaluation is unchanged however long since an attack: their
+    balls do not stall (docs/games/masquerade-ball.md, *Loops*)."""
+    state = _quiet_ball(2, 10 * ball.QUIET_ROUNDS)
+    assert ball.stalling(state) == 0.0
+    assert ball.evaluate(state) == ball._evaluate_strengths(state)

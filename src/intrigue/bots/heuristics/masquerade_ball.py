@@ -759,11 +759,32 @@ def beaten(state: Any, seat: int) -> bool:
     return seat not in state.ctrl
 
 
+# With three or four players, a ball with no attack for this many rounds (a turn of every seat
+# still in) is stalling; the evaluation then fades towards a loss for every seat, fully after
+# twice as many. Why: docs/games/masquerade-ball.md, *Breaking a standoff*.
+QUIET_ROUNDS = 8
+
+
+def stalling(state: Any) -> float:
+    """How far a ball of three or four players has gone without an attack, from 0 (an attack in
+    the last `QUIET_ROUNDS` rounds) to 1 (none in twice as many); 0 with two players."""
+    if state.players < 3:
+        return 0.0
+    seats = len({seat for seat in state.ctrl if seat >= 0}) or 1
+    rounds = (state.turns - state.fought) / seats
+    return min(1.0, max(0.0, rounds / QUIET_ROUNDS - 1.0))
+
+
 def evaluate(state: Any) -> list[float]:
     """Every seat's chance to win from a determinization, in [-1, 1]: the strengths'
     evaluation, but -1 for a seat out of the ball (`beaten`: with three or four players it has
-    lost, MB-29, MB-54, whatever the others hold)."""
+    lost, MB-29, MB-54, whatever the others hold), and a stalling ball's values drawn towards
+    -1 for every seat (`stalling`), so that a line in which some seat attacks is preferred to
+    one in which the standoff goes on."""
     values = _evaluate_strengths(state)
+    stall = stalling(state)
+    if stall:
+        values = [value - stall * (value + 1.0) for value in values]
     for seat in range(state.players):
         if beaten(state, seat):
             values[seat] = -1.0

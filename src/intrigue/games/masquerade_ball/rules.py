@@ -261,6 +261,7 @@ class BallState(State):
         self.played = False
         self.must_play = False
         self.turns = 0
+        self.fought = 0  # the turn count when an attack was last settled (public; for bots)
         self.holding = [False] * (players * players)  # [seat * players + courtroom]
         # Between turns: the steps still to run (conquests, the end checks, release windows).
         self.todo: list[tuple[str, int]] = []
@@ -1123,9 +1124,11 @@ class BallState(State):
     def _end_turn(self, seat: int) -> None:
         for attacker, defender, origin in self.pending:
             self._verdict(attacker, defender, origin)
-        self.pending = []
         self.acts = {}
         self.turns += 1
+        if self.pending:
+            self.fought = self.turns
+            self.pending = []
         self._emit("untap", seat=seat)
         if self._drop_empty_sides():
             return
