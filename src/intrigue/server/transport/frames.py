@@ -91,6 +91,7 @@ def frame_writer(scope: Scope) -> FrameWriter | None:
         from websockets.protocol import State
     except ImportError:  # pragma: no cover - both come with the server extras
         return None
-    if type(protocol) is not WebSocketsSansIOProtocol or protocol.conn.extensions:
+    # uvicorn's protocol or ours (`reader.DirectReadProtocol`), which writes as it does.
+    if not isinstance(protocol, WebSocketsSansIOProtocol) or protocol.conn.extensions:
         return None
     return FrameWriter(protocol, State.OPEN)
