@@ -72,11 +72,12 @@ def test_public_position_ignores_counters_only():
 
 
 def test_a_stalled_ball_shows_its_loop():
-    # Seed 754 of two heuristic players reaches the 200-turn cap going round in circles (5
-    # balls in 1,000 of these bots do, now that they steer away from positions seen before
-    # and keep an enemy throne they hold: docs/games/masquerade-ball.md).
+    # Seed 266 of two heuristic players reaches the 200-turn cap going round in circles (1 of
+    # seeds 0-299 does, now that they steer away from positions seen before, keep an enemy
+    # throne they hold and leave a known card on an enemy throne alone:
+    # docs/games/masquerade-ball.md).
     row = play_one(
-        GameTask("masquerade-ball", "base", 0, 754, 2, ("heuristic",) * 2, {"max_turns": "200"})
+        GameTask("masquerade-ball", "base", 0, 266, 2, ("heuristic",) * 2, {"max_turns": "200"})
     )
     assert row["capped"]
     rep = row["repetition"]

@@ -402,6 +402,9 @@ def _two_player_near(place: str, rank: int | None) -> frozenset[str]:
     return frozenset(near)
 
 
+FORWARD_MOST = 1.5  # what `_inspect_score` credits a card on an enemy throne for standing there
+
+
 def _inspect_score(r: _Reader, place: str) -> float:
     card = r.card(place)
     if card is None:
@@ -428,6 +431,11 @@ def _inspect_score(r: _Reader, place: str) -> float:
         score += 4.0
     if place in r.my_thrones:
         score -= 0.5
+    if rank is not None and place in r.enemy_thrones:
+        # Already as far forward as a card goes: inspecting it again only lets it step off or
+        # stand, and the turn is lost to it (a four-player ball's seat did that for 400
+        # turns): another card acts, unless this one can strike.
+        score -= FORWARD_MOST
     if place in r.holds:
         score -= HOLD_WINS  # an inspected card may have to move off the throne it holds
     return score
