@@ -434,7 +434,7 @@ def _inspect_score(r: _Reader, place: str) -> float:
     if rank is not None and place in r.enemy_thrones:
         # Already as far forward as a card goes: inspecting it again only lets it step off or
         # stand, and the turn is lost to it (a four-player ball's seat did that for 400
-        # turns): another card acts, unless this one can strike.
+        # turns): another card acts, unless this one can strike (seen with two players).
         score -= FORWARD_MOST
     if place in r.holds:
         score -= HOLD_WINS  # an inspected card may have to move off the throne it holds
