@@ -148,10 +148,11 @@ def test_a_long_frame_and_a_binary_one_are_read_the_shorter_way(server, table):
     assert player.act(first_action(player.latest)).get("accepted") is not None
 
 
-def test_a_ping_between_moves_is_answered_by_the_library_and_reading_stays_short(server, table):
+def test_a_ping_and_a_pong_between_moves_go_to_the_library_and_reading_stays_short(server, table):
     _, players = table
     player = mover(players)
     assert player.ws.ping(b"are you there").wait(TIMEOUT)
+    player.ws.pong(b"unasked")  # as a browser answers the server's keepalive pings
     assert protocol_of(server, player).direct
     assert player.act(first_action(player.latest)).get("accepted") is not None
 
