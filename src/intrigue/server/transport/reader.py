@@ -15,7 +15,8 @@ fragment, extension bits, an unmasked frame, a frame over the size limit, text t
 UTF-8, a connection no longer open) the connection goes back to the library for good, from
 that frame on. The shorter way starts only where the library's parser is known to stand
 between two frames with nothing buffered: when the handshake is accepted with no extension
-(compression keeps a state across frames that only the library has). docs/performance.md,
+(compression keeps a state across frames that only the library has), and not at debug level,
+where the library logs every frame it reads. docs/performance.md,
 *Issue 22, eleventh round*.
 """
 
@@ -71,8 +72,12 @@ class DirectReadProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if accepting and self.handshake_complete:
             conn = self.conn
+            # At debug level the library logs every frame (masked by `logs`): it reads them all.
             self.direct = (
-                conn.state is State.OPEN and not conn.extensions and at_frame_boundary(conn)
+                conn.state is State.OPEN
+                and not conn.extensions
+                and not conn.debug
+                and at_frame_boundary(conn)
             )
 
     def data_received(self, data: bytes) -> None:
