@@ -85,11 +85,16 @@ def raw(first: int, payload: bytes, mask: bool = True) -> bytes:
     return head + key + bytes(byte ^ key[i % 4] for i, byte in enumerate(payload))
 
 
-def act_frame(player: Player, action: str | None = None) -> bytes:
+def act_message(player: Player) -> bytes:
+    """The player's first legal move, as the message the table page sends."""
     assert player.latest is not None
-    action = action if action is not None else first_action(player.latest)
-    data = {"type": "act", "action": action, "step": player.latest["view"]["step"]}
-    return masked(Opcode.TEXT, json.dumps(data).encode())
+    step = player.latest["view"]["step"]
+    data = {"type": "act", "action": first_action(player.latest), "step": step}
+    return json.dumps(data).encode()
+
+
+def act_frame(player: Player) -> bytes:
+    return masked(Opcode.TEXT, act_message(player))
 
 
 def mover(players: list[Player], but: Player | None = None) -> Player:
@@ -160,13 +165,7 @@ def test_a_ping_and_a_pong_between_moves_go_to_the_library_and_reading_stays_sho
 def test_a_fragmented_message_goes_back_to_the_library_which_reads_it(server, table):
     _, players = table
     player = mover(players)
-    body = json.dumps(
-        {
-            "type": "act",
-            "action": first_action(player.latest),
-            "step": player.latest["view"]["step"],
-        }
-    ).encode()
+    body = act_message(player)
     half = len(body) // 2
     player.ws.socket.sendall(
         masked(Opcode.TEXT, body[:half], fin=False) + masked(Opcode.CONT, body[half:])
