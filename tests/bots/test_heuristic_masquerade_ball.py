@@ -80,15 +80,37 @@ def test_inspects_unknown_cards_rather_than_idle_known_ones() -> None:
 
 
 def test_a_known_card_on_an_enemy_throne_is_not_inspected_again() -> None:
-    """East's Jack stands on West's throne c1, West's Queen on the other: inspecting the Jack
-    (known, as far forward as a card goes) would only let it step off or stand, so another
-    card acts (a four-player ball's `medium` seat inspected such a card every turn for 400
-    turns, docs/games/masquerade-ball.md, *Breaking a standoff*)."""
-    cards = ("1:j@wc1!", "1:10@ee3!", "1:k@ec1", "0:k@nc1", "2:k@sc1", "3:q@wd1")
+    """East's Jack stands on West's throne c1, West's face-up Queen, which beats it, on the
+    other: inspecting the Jack (known, as far forward as a card goes) would only let it step
+    off or stand, so another card acts (a four-player ball's `medium` seat inspected such a
+    card every turn for 400 turns, docs/games/masquerade-ball.md, *What the balls still
+    capped were made of*)."""
+    cards = ("1:j@wc1!", "1:10@ee3!", "1:k@ec1", "0:k@nc1", "2:k@sc1", "3:q@wd1!")
     state = position(*cards, first=1, players=4)
     assert decide(state) == "inspect ee3"
     state.apply(1, "inspect ee3")
     assert decide(state) == "move ee3 ball"  # towards the other courtrooms
+
+
+def test_a_known_card_with_nowhere_further_to_go_is_not_inspected_every_turn() -> None:
+    """Four players: East's known King stands next to North's thrones, one held by a Queen
+    that beats it, the other by North's King; its every step is sideways or back. Inspecting
+    it would lose the turn to it, so another card acts (ball 525 of the four-player ladder:
+    two `medium` seats each inspected one such card every turn for 150 turns,
+    docs/games/masquerade-ball.md, *Cards inspected for nothing*)."""
+    cards = ("1:k@nd2!", "1:10@ee3!", "1:q@ec1", "0:q@nd1!", "0:k@nc1!", "2:k@sc1", "3:q@wd1")
+    state = position(*cards, first=1, players=4)
+    assert decide(state) == "inspect ee3"
+
+
+def test_a_known_card_that_reaches_an_empty_enemy_throne_is_inspected_and_takes_it() -> None:
+    """Four players, as two: a known card is inspected for what it can do from where it
+    stands: East's King next to North's empty throne c1 steps onto it."""
+    cards = ("1:k@nd2!", "1:10@ee3!", "1:q@ec1", "0:q@nd1!", "0:5@na1", "2:k@sc1", "3:q@wd1")
+    state = position(*cards, first=1, players=4)
+    assert decide(state) == "inspect nd2"
+    state.apply(1, "inspect nd2")
+    assert decide(state) == "move nd2 nc1"
 
 
 def test_never_releases_and_keeps_what_it_conquers() -> None:
@@ -288,8 +310,9 @@ def test_a_reader_of_the_state_reads_the_board_and_unseen_ranks_as_the_view_show
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_seat_out_of_the_ball_is_beaten_and_evaluated_lost(players: int) -> None:
     """`beaten` holds for exactly the seats the referee announced eliminated (MB-29: every
-    courtroom they controlled lost), and the evaluation gives each of them -1 whatever the
-    board (MB-54: a seat out has lost), the seats still in the ball their strengths' value."""
+    courtroom they controlled lost) and not liberated since (MB-28), and the evaluation gives
+    each of them -1 whatever the board (MB-54: a seat out has lost), the seats still in the
+    ball their strengths' value."""
     eliminated_seen = 0
     for seed in range(4):
         state = GAME.new(players, seed=seed, max_turns=600)
@@ -299,7 +322,11 @@ def test_a_seat_out_of_the_ball_is_beaten_and_evaluated_lost(players: int) -> No
         while not state.is_over:
             news = state.events(None, since=read)
             read = state.log_length
-            out |= {e["seat"] for e in news if e["kind"] == "eliminated"}
+            for event in news:  # a conqueror may hand a courtroom back: its owner is in again
+                if event["kind"] == "eliminated":
+                    out.add(event["seat"])
+                elif event["kind"] == "liberated":
+                    out.discard(event["side"])
             values = ball.evaluate(state)
             stall = ball.stalling(state)
             strengths = [v - stall * (v + 1.0) for v in ball._evaluate_strengths(state)]

@@ -27,7 +27,7 @@ import functools
 from typing import Any
 
 from intrigue.engine import Action
-from intrigue.games.masquerade_ball.board import RANK_LABELS, RANKS, TWO, pattern_name
+from intrigue.games.masquerade_ball.board import FOUR, RANK_LABELS, RANKS, TWO, Board, pattern_name
 from intrigue.games.masquerade_ball.circle import ATTACKER, TIE, VERDICTS
 from intrigue.games.masquerade_ball.rules import (
     ATTACKING,
@@ -298,6 +298,9 @@ def _control(
     return mine, my_thrones, enemy_thrones, {}
 
 
+BALLROOM_DISTANCE = 3.0  # the four-player ballroom, one zone, as `_distance` counts it
+
+
 def _distance(place: str, enemy_thrones: frozenset[str], four: bool) -> float:
     """`_Reader.distance`, worked out."""
     if not enemy_thrones:
@@ -308,12 +311,12 @@ def _distance(place: str, enemy_thrones: frozenset[str], four: bool) -> float:
             max(abs(row - int(t[1])), abs(col - "abcdef".index(t[0]))) for t in enemy_thrones
         )
     if place.startswith("ball"):
-        return 3.0
+        return BALLROOM_DISTANCE
     court, col, row = place[0], "abcdef".index(place[1]), int(place[2])
     targets = [t for t in enemy_thrones if t[0] == court]
     if targets:
         return min(max(row - 1, abs(col - "abcdef".index(t[1]))) for t in targets)
-    return 3.0 + (4 - row)
+    return BALLROOM_DISTANCE + (4 - row)
 
 
 def _value(rank: int | None) -> float:
@@ -379,18 +382,21 @@ def _move_score(r: _Reader, src: str, dst: str) -> float:
 
 
 def _reach(r: _Reader, place: str, rank: int) -> tuple[str, ...]:
-    """Two players: the squares a known card could move to (its pip map and ascension links)."""
-    if r.four:
+    """The squares a known card could move to inside the courtrooms (its pip map and the
+    ascension links); a four-player ballroom card's moves are zone rules, not read here."""
+    return _reach_on(FOUR if r.four else TWO, place, rank)
+
+
+@functools.lru_cache(maxsize=2048)
+def _reach_on(geo: Board, place: str, rank: int) -> tuple[str, ...]:
+    if place not in geo.index:
         return ()
-    return _two_player_reach(place, rank)
+    table = geo.tables[pattern_name(rank)]
+    return tuple(geo.names[d] for d in table.direct[geo.index[place]])
 
 
-@functools.lru_cache(maxsize=1024)
 def _two_player_reach(place: str, rank: int) -> tuple[str, ...]:
-    if place not in TWO.index:
-        return ()
-    table = TWO.tables[pattern_name(rank)]
-    return tuple(TWO.names[d] for d in table.direct[TWO.index[place]])
+    return _reach_on(TWO, place, rank)
 
 
 @functools.lru_cache(maxsize=256)
@@ -402,25 +408,32 @@ def _two_player_near(place: str, rank: int | None) -> frozenset[str]:
     return frozenset(near)
 
 
-FORWARD_MOST = 1.5  # what `_inspect_score` credits a card on an enemy throne for standing there
-
-
 def _inspect_score(r: _Reader, place: str) -> float:
     card = r.card(place)
     if card is None:
         return -1.0
-    score = 0.25 * (6 - min(r.distance(place), 6))  # forward cards first
+    distance = r.distance(place)
+    forward = 0.25 * (6 - min(distance, 6))
+    score = forward  # forward cards first
     rank = _rank(card)
     if rank is None:
         score += 1.5  # learn what it is
     else:
+        ahead = place.startswith("ball") or _front_row_ahead(r, place, distance)
         for dst in _reach(r, place, rank):
             other = r.board.get(dst)
             if other is None:
                 if dst in r.enemy_thrones:
                     score += 5.0
+                ahead = ahead or r.distance(dst) < distance
             elif not r.is_mine(other):
                 score += max(0.0, 0.5 * _attack_score(r, card, dst, other))
+        if place in r.enemy_thrones or (r.four and not ahead):
+            # Nowhere further to go: inspecting it again only lets it step aside, back or
+            # stand, and the turn is lost to it (four-player balls' `medium` seats did that
+            # with one card for hundreds of turns): another card acts, unless this one can
+            # strike. With two players a known card's every step counts as one forward.
+            score -= forward
     intruders = r.intruders
     if (
         intruders
@@ -431,14 +444,14 @@ def _inspect_score(r: _Reader, place: str) -> float:
         score += 4.0
     if place in r.my_thrones:
         score -= 0.5
-    if rank is not None and place in r.enemy_thrones:
-        # Already as far forward as a card goes: inspecting it again only lets it step off or
-        # stand, and the turn is lost to it (a four-player ball's seat did that for 400
-        # turns): another card acts, unless this one can strike (seen with two players).
-        score -= FORWARD_MOST
     if place in r.holds:
         score -= HOLD_WINS  # an inspected card may have to move off the throne it holds
     return score
+
+
+def _front_row_ahead(r: _Reader, place: str, distance: float) -> bool:
+    """A four-player front-row card may enter the ballroom: whether that is a step forward."""
+    return r.four and place.endswith("3") and distance > BALLROOM_DISTANCE
 
 
 def _place_score(r: _Reader, square: str) -> float:
