@@ -432,7 +432,7 @@ def _inspect_score(r: _Reader, place: str) -> float:
             # Nowhere further to go: inspecting it again only lets it step aside, back or
             # stand, and the turn is lost to it (four-player balls' `medium` seats did that
             # with one card for hundreds of turns): another card acts, unless this one can
-            # strike. With two players a known card's every step counts as one forward.
+            # strike. With two players only the throne counts (their balls do not stall).
             score -= forward
     intruders = r.intruders
     if (
