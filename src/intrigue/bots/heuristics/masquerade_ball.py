@@ -395,16 +395,12 @@ def _reach_on(geo: Board, place: str, rank: int) -> tuple[str, ...]:
     return tuple(geo.names[d] for d in table.direct[geo.index[place]])
 
 
-def _two_player_reach(place: str, rank: int) -> tuple[str, ...]:
-    return _reach_on(TWO, place, rank)
-
-
 @functools.lru_cache(maxsize=256)
 def _two_player_near(place: str, rank: int | None) -> frozenset[str]:
     """Two players: the squares next to ``place`` and, for a known card, those it reaches."""
     near = {TWO.names[d] for d in TWO.links[TWO.index[place]]}
     if rank is not None:
-        near.update(_two_player_reach(place, rank))
+        near.update(_reach_on(TWO, place, rank))
     return frozenset(near)
 
 
@@ -419,7 +415,9 @@ def _inspect_score(r: _Reader, place: str) -> float:
     if rank is None:
         score += 1.5  # learn what it is
     else:
-        ahead = place.startswith("ball") or _front_row_ahead(r, place, distance)
+        # With two players only the throne counts (their balls do not stall), so ``ahead``
+        # is only worked out for four.
+        ahead = not r.four or place.startswith("ball") or _front_row_ahead(place, distance)
         for dst in _reach(r, place, rank):
             other = r.board.get(dst)
             if other is None:
@@ -428,11 +426,11 @@ def _inspect_score(r: _Reader, place: str) -> float:
                 ahead = ahead or r.distance(dst) < distance
             elif not r.is_mine(other):
                 score += max(0.0, 0.5 * _attack_score(r, card, dst, other))
-        if place in r.enemy_thrones or (r.four and not ahead):
+        if place in r.enemy_thrones or not ahead:
             # Nowhere further to go: inspecting it again only lets it step aside, back or
             # stand, and the turn is lost to it (four-player balls' `medium` seats did that
             # with one card for hundreds of turns): another card acts, unless this one can
-            # strike. With two players only the throne counts (their balls do not stall).
+            # strike.
             score -= forward
     intruders = r.intruders
     if (
@@ -449,9 +447,9 @@ def _inspect_score(r: _Reader, place: str) -> float:
     return score
 
 
-def _front_row_ahead(r: _Reader, place: str, distance: float) -> bool:
+def _front_row_ahead(place: str, distance: float) -> bool:
     """A four-player front-row card may enter the ballroom: whether that is a step forward."""
-    return r.four and place.endswith("3") and distance > BALLROOM_DISTANCE
+    return place.endswith("3") and distance > BALLROOM_DISTANCE
 
 
 def _place_score(r: _Reader, square: str) -> float:
