@@ -188,6 +188,45 @@ def test_the_ladder_command_plays_rates_and_resumes(tmp_path, capsys):
     assert (out / "games.jsonl").read_text().splitlines() == rows
 
 
+class FirstMove:
+    """A bot of the user's own for the plugin test: always the first legal move."""
+
+    name = "first"
+
+    def choose(self, view, legal_actions, rng):
+        return legal_actions[0]
+
+
+def test_a_bot_of_ones_own_joins_the_ladder_as_a_plugin_in_every_worker(tmp_path, capsys):
+    # Workers are fresh interpreters: the bot reaches them by its import path only.
+    args = [
+        "ladder",
+        "project-assassination",
+        "--bot-plugin",
+        f"first={FirstMove.__module__}:FirstMove",
+        "--bots",
+        "heuristic,first",
+        "--games",
+        "4",
+        "--workers",
+        "2",
+        "--option",
+        "max_turns=20",
+        "--out",
+        str(tmp_path / "ladder"),
+        "--json",
+        str(tmp_path / "ladder.json"),
+    ]
+    assert main(args) == 0
+    result = json.loads((tmp_path / "ladder.json").read_text())
+    assert result["errors"] == 0 and result["pairs"]["heuristic vs first"]["games"] == 4
+    lines = (tmp_path / "ladder" / "games.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert sorted(bot for row in rows for bot in row["bots"]) == ["first"] * 4 + ["heuristic"] * 4
+    # The heuristic, which aims, beats a bot that always plays its first legal move.
+    assert result["ratings"]["heuristic"]["score"] > 0.5
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -196,6 +235,8 @@ def test_the_ladder_command_plays_rates_and_resumes(tmp_path, capsys):
         (["--games", "0"], "at least 1"),
         (["--resume"], "--resume needs --out"),
         (["--players", "5"], "--players"),
+        (["--bot-plugin", "nonsense"], "NAME=MODULE:ATTR"),
+        (["--bot-plugin", "mine=no_such_module:Bot", "--bots", "random,mine"], "--bots"),
     ],
 )
 def test_the_ladder_command_refuses_bad_arguments(extra, message, capsys):

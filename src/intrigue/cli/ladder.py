@@ -46,6 +46,14 @@ def add_ladder_parser(commands: Any) -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (1)")
     parser.add_argument(
+        "--bot-plugin",
+        action="append",
+        default=[],
+        metavar="NAME=MODULE:ATTR",
+        help="make bot NAME from MODULE:ATTR (a class or factory) in every worker, to rate a "
+        "bot of your own (or another version of one) against the levels",
+    )
+    parser.add_argument(
         "--out", type=Path, metavar="DIR", help="keep every game in DIR/games.jsonl"
     )
     parser.add_argument(
@@ -58,9 +66,10 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
     """Play the ladder and print it; 1 if some games crashed (they count for nobody)."""
     from intrigue.lab.ladder import LadderSpec, UnteamedGame, run_ladder
 
-    from .balance import _bots
+    from .balance import _bots, _plugins
     from .main import UsageError, add_default_cap, parse_options
 
+    plugins = tuple(_plugins(args.bot_plugin))
     bots = _bots(args.bots)
     if len(set(bots)) < 2 or len(set(bots)) != len(bots):
         raise UsageError("--bots: name two different bots or more, each once")
@@ -79,7 +88,7 @@ def ladder_command(console: Console, args: argparse.Namespace) -> int:
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {', '.join(bots)}", total=None)
         spec = LadderSpec(
-            args.game, tuple(bots), args.games, args.seed, players, options, args.by_team
+            args.game, tuple(bots), args.games, args.seed, players, options, args.by_team, plugins
         )
         try:
             ladder = run_ladder(

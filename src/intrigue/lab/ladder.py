@@ -88,6 +88,8 @@ class LadderSpec:
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     by_team: bool = False
+    # (name, "module:attribute") bots of the user's own, registered in every worker first.
+    plugins: tuple[tuple[str, str], ...] = ()
 
     def seed_of(self, index: int) -> int:
         """The seed of game ``index`` of every pair (by team, two games share each deal)."""
@@ -110,6 +112,7 @@ def ladder_tasks(spec: LadderSpec) -> list[GameTask]:
             if spec.by_team
             else seat_bots(pair, spec.players, index),
             dict(spec.options),
+            plugins=spec.plugins,
         )
         for index in range(spec.games)
         for pair in combinations(spec.bots, 2)
